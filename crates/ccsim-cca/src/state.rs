@@ -1,0 +1,159 @@
+//! The socket state shared between the TCP sender and its congestion-control algorithm
+//! (ns-3 `TcpSocketState`, `src/internet/model/tcp-socket-state.h`).
+
+use ccsim_core::Time;
+
+/// Congestion states (ns-3 `TcpCongState_t`, Linux `tcp_ca_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum CongState {
+    Open = 0,
+    Disorder = 1,
+    Cwr = 2,
+    Recovery = 3,
+    Loss = 4,
+}
+
+impl CongState {
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+    pub fn from_code(code: u8) -> Option<Self> {
+        Some(match code {
+            0 => CongState::Open,
+            1 => CongState::Disorder,
+            2 => CongState::Cwr,
+            3 => CongState::Recovery,
+            4 => CongState::Loss,
+            _ => return None,
+        })
+    }
+}
+
+/// Congestion-avoidance events (ns-3 `TcpCAEvent_t`, Linux `tcp_ca_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaEvent {
+    TxStart,
+    CwndRestart,
+    CompleteCwr,
+    Loss,
+    EcnNoCe,
+    EcnIsCe,
+    DelayedAck,
+    NonDelayedAck,
+}
+
+/// Socket state read and written by the algorithm. Sizes in bytes, times in ns.
+#[derive(Clone, Debug)]
+pub struct TcpState {
+    /// Current simulated time; set by the owner before every hook call.
+    pub now: Time,
+    /// Congestion window (bytes).
+    pub cwnd: u32,
+    /// Slow-start threshold (bytes).
+    pub ssthresh: u32,
+    /// Initial congestion window (segments).
+    pub initial_cwnd_segs: u32,
+    /// Initial slow-start threshold (bytes).
+    pub initial_ssthresh: u32,
+    /// Sender maximum segment size (bytes).
+    pub mss: u32,
+    /// Highest cumulatively acknowledged sequence number (bytes).
+    pub last_acked_seq: u64,
+    /// Highest sequence number sent so far (bytes).
+    pub high_tx_mark: u64,
+    /// Next sequence number to send (bytes).
+    pub next_tx_seq: u64,
+    /// Bytes in flight (RFC 6675 pipe when SACK is on).
+    pub bytes_in_flight: u32,
+    /// Whether the last transmission opportunity was limited by cwnd (not the app or rwnd).
+    pub is_cwnd_limited: bool,
+    /// Congestion state.
+    pub cong_state: CongState,
+    /// Smoothed RTT (RFC 6298), if any sample has been taken.
+    pub srtt: Option<Time>,
+    /// Latest RTT sample.
+    pub last_rtt: Option<Time>,
+    /// Minimum RTT sample seen.
+    pub min_rtt: Option<Time>,
+    /// Pacing enabled for this socket.
+    pub pacing: bool,
+    /// Current pacing rate (bits/s); 0 when pacing is off.
+    pub pacing_rate_bps: u64,
+    /// Maximum pacing rate (bits/s).
+    pub max_pacing_rate_bps: u64,
+    /// Bytes delivered so far (for rate sampling).
+    pub delivered: u64,
+}
+
+impl TcpState {
+    /// A fresh state as ns-3 sets it before `Init`: cwnd = initial window, ssthresh = initial.
+    pub fn new(mss: u32, initial_cwnd_segs: u32, initial_ssthresh: u32) -> Self {
+        TcpState {
+            now: Time::ZERO,
+            cwnd: initial_cwnd_segs * mss,
+            ssthresh: initial_ssthresh,
+            initial_cwnd_segs,
+            initial_ssthresh,
+            mss,
+            last_acked_seq: 0,
+            high_tx_mark: 0,
+            next_tx_seq: 0,
+            bytes_in_flight: 0,
+            is_cwnd_limited: true,
+            cong_state: CongState::Open,
+            srtt: None,
+            last_rtt: None,
+            min_rtt: None,
+            pacing: false,
+            pacing_rate_bps: 0,
+            max_pacing_rate_bps: u64::MAX,
+            delivered: 0,
+        }
+    }
+
+    /// ns-3 `TcpSocketState::GetCwndInSegments`.
+    pub fn cwnd_segs(&self) -> u32 {
+        self.cwnd / self.mss
+    }
+
+    /// ns-3 `TcpSocketState::GetSsThreshInSegments`.
+    pub fn ssthresh_segs(&self) -> u32 {
+        self.ssthresh / self.mss
+    }
+
+    /// Slow start while cwnd < ssthresh (ns-3 `TcpNewReno::IncreaseWindow`).
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+}
+
+/// Per-connection delivery-rate state (ns-3 `TcpRateOps::TcpRateConnection`), used by BBR.
+#[derive(Clone, Debug, Default)]
+pub struct RateConnection {
+    pub delivered: u64,
+    pub delivered_time: Time,
+    pub first_sent_time: Time,
+    pub app_limited: u64,
+    pub rate_delivered: u64,
+    pub rate_interval: Time,
+    pub rate_app_limited: bool,
+    pub tx_item_delivered: u64,
+}
+
+/// One delivery-rate sample (ns-3 `TcpRateOps::TcpRateSample`, draft-cheng-iccrg-delivery-rate-estimation).
+#[derive(Clone, Debug, Default)]
+pub struct RateSample {
+    /// Delivery rate in bits/s.
+    pub delivery_rate_bps: u64,
+    pub is_app_limited: bool,
+    pub interval: Time,
+    pub delivered: i64,
+    pub prior_delivered: u64,
+    pub prior_time: Time,
+    pub send_elapsed: Time,
+    pub ack_elapsed: Time,
+    pub bytes_loss: u32,
+    pub prior_in_flight: u32,
+    pub acked_sacked: u32,
+}
