@@ -5,11 +5,167 @@
 //! The algorithm reads and writes the shared socket state [`TcpState`] (the ns-3 `TcpSocketState`
 //! "tcb"), which carries the simulated clock `now` explicitly: no algorithm reads a global clock.
 
+pub mod bic;
+pub mod cubic;
+pub mod highspeed;
+pub mod htcp;
+pub mod hybla;
+pub mod illinois;
+pub mod linux_reno;
+pub mod newreno;
+pub mod ns3num;
+pub mod params;
+pub mod replay;
+pub mod scalable;
 pub mod state;
+pub mod vegas;
+pub mod westwood_plus;
+pub mod yeah;
 
+pub use params::{ParamSpec, Tunables};
 pub use state::{CaEvent, CongState, RateConnection, RateSample, TcpState};
 
 use ccsim_core::Time;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Every algorithm the factory builds: (short name, ns-3 TypeId name).
+const ALGORITHMS: &[(&str, &str)] = &[
+    ("newreno", "TcpNewReno"),
+    ("linuxreno", "TcpLinuxReno"),
+    ("cubic", "TcpCubic"),
+    ("bic", "TcpBic"),
+    ("scalable", "TcpScalable"),
+    ("highspeed", "TcpHighSpeed"),
+    ("hybla", "TcpHybla"),
+    ("htcp", "TcpHtcp"),
+    ("illinois", "TcpIllinois"),
+    ("vegas", "TcpVegas"),
+    ("westwoodplus", "TcpWestwoodPlus"),
+    ("yeah", "TcpYeah"),
+];
+
+/// The algorithms [`build`] knows: (lowercase short name, ns-3 TypeId name).
+pub fn algorithm_names() -> &'static [(&'static str, &'static str)] {
+    ALGORITHMS
+}
+
+/// The tunables of an algorithm (short name or TypeId), for help texts and UIs.
+pub fn algorithm_params(name: &str) -> Result<&'static [ParamSpec], CcaError> {
+    Ok(match short_name(name)? {
+        "newreno" => newreno::NewRenoConfig::PARAMS,
+        "linuxreno" => linux_reno::LinuxRenoConfig::PARAMS,
+        "cubic" => cubic::CubicConfig::PARAMS,
+        "bic" => bic::BicConfig::PARAMS,
+        "scalable" => scalable::ScalableConfig::PARAMS,
+        "highspeed" => highspeed::HighSpeedConfig::PARAMS,
+        "hybla" => hybla::HyblaConfig::PARAMS,
+        "htcp" => htcp::HtcpConfig::PARAMS,
+        "illinois" => illinois::IllinoisConfig::PARAMS,
+        "vegas" => vegas::VegasConfig::PARAMS,
+        "westwoodplus" => westwood_plus::WestwoodPlusConfig::PARAMS,
+        "yeah" => yeah::YeahConfig::PARAMS,
+        other => unreachable!("short_name returned {other}"),
+    })
+}
+
+/// Resolve a short name, a TypeId (`"TcpCubic"`) or a full TypeId (`"ns3::TcpCubic"`).
+fn short_name(name: &str) -> Result<&'static str, CcaError> {
+    let bare = name.strip_prefix("ns3::").unwrap_or(name);
+    ALGORITHMS
+        .iter()
+        .find(|(short, type_id)| *type_id == bare || short.eq_ignore_ascii_case(bare))
+        .map(|(short, _)| *short)
+        .ok_or_else(|| CcaError::UnknownAlgorithm {
+            name: name.to_string(),
+        })
+}
+
+/// Build a congestion-control algorithm from its ns-3 TypeId name (`"TcpCubic"`, also
+/// `"ns3::TcpCubic"`) or short name (`"cubic"`), with tunables from `params` (snake_case ns-3
+/// attribute names; missing ones take the ns-3.44 defaults).
+pub fn build(name: &str, params: &Map<String, Value>) -> Result<Box<dyn CongestionOps>, CcaError> {
+    Ok(match short_name(name)? {
+        "newreno" => Box::new(newreno::NewReno::new(Tunables::from_params(params)?)),
+        "linuxreno" => Box::new(linux_reno::LinuxReno::new(Tunables::from_params(params)?)),
+        "cubic" => Box::new(cubic::Cubic::new(Tunables::from_params(params)?)),
+        "bic" => Box::new(bic::Bic::new(Tunables::from_params(params)?)),
+        "scalable" => Box::new(scalable::Scalable::new(Tunables::from_params(params)?)),
+        "highspeed" => Box::new(highspeed::HighSpeed::new(Tunables::from_params(params)?)),
+        "hybla" => Box::new(hybla::Hybla::new(Tunables::from_params(params)?)),
+        "htcp" => Box::new(htcp::Htcp::new(Tunables::from_params(params)?)),
+        "illinois" => Box::new(illinois::Illinois::new(Tunables::from_params(params)?)),
+        "vegas" => Box::new(vegas::Vegas::new(Tunables::from_params(params)?)),
+        "westwoodplus" => Box::new(westwood_plus::WestwoodPlus::new(Tunables::from_params(
+            params,
+        )?)),
+        "yeah" => Box::new(yeah::Yeah::new(Tunables::from_params(params)?)),
+        other => unreachable!("short_name returned {other}"),
+    })
+}
+
+/// Why [`build`] refused: an unknown algorithm or parameter, or a bad value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CcaError {
+    UnknownAlgorithm {
+        name: String,
+    },
+    UnknownParameter {
+        algorithm: &'static str,
+        parameter: String,
+        allowed: Vec<&'static str>,
+    },
+    BadValue {
+        algorithm: &'static str,
+        parameter: String,
+        expected: String,
+        got: String,
+    },
+}
+
+impl fmt::Display for CcaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CcaError::UnknownAlgorithm { name } => {
+                let allowed: Vec<String> = ALGORITHMS
+                    .iter()
+                    .map(|(short, type_id)| format!("{short} ({type_id})"))
+                    .collect();
+                write!(
+                    f,
+                    "unknown congestion-control algorithm \"{name}\"; allowed: {}",
+                    allowed.join(", ")
+                )
+            }
+            CcaError::UnknownParameter {
+                algorithm,
+                parameter,
+                allowed,
+            } => {
+                let allowed = if allowed.is_empty() {
+                    "none (this algorithm has no tunables)".to_string()
+                } else {
+                    allowed.join(", ")
+                };
+                write!(
+                    f,
+                    "unknown parameter \"{parameter}\" for {algorithm}; allowed: {allowed}"
+                )
+            }
+            CcaError::BadValue {
+                algorithm,
+                parameter,
+                expected,
+                got,
+            } => write!(
+                f,
+                "bad value {got} for parameter \"{parameter}\" of {algorithm}: expected {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CcaError {}
 
 /// The congestion-control hooks. Required: [`name`](CongestionOps::name),
 /// [`ssthresh`](CongestionOps::ssthresh), [`increase_window`](CongestionOps::increase_window).

@@ -1,0 +1,462 @@
+//! CUBIC, as ns-3.44 `TcpCubic` (`src/internet/model/tcp-cubic.cc`): RFC 8312 CUBIC with the
+//! Linux `tcp_cubic.c` structure (`bictcp_update` counting ACKs against `cnt`), TCP friendliness
+//! (RFC 8312 §4.2, Linux `tcp_friendliness`), fast convergence (RFC 8312 §4.6) and ns-3's
+//! HyStart (ACK train and delay increase; Ha & Rhee, "Hybrid Slow Start", 2011).
+//!
+//! Arithmetic follows ns-3 exactly: cwnd in whole segments (`GetCwndInSegments`), `K` and the
+//! cubic offset in `double` seconds from ns-3 `Time::GetSeconds()` (see [`crate::ns3num`]),
+//! `delta` and the targets truncated to `uint32_t`, and unsigned wrap-around where ns-3 wraps.
+//! Two ns-3 details differ from Linux and are kept: slow start adds `segmentsAcked · MSS` with
+//! no cap at ssthresh, and the HyStart delay threshold is `delayMin + clamp(delayMin)` (Linux
+//! uses `delayMin/8` for the clamp argument).
+
+use crate::ns3num::{cast_u32, seconds_i64};
+use crate::params::{
+    bool_param, enum_param, f64_param, time_param, u32_param, ParamSpec, Tunables,
+};
+use crate::{CcaError, CongState, CongestionOps, TcpState};
+use ccsim_core::Time;
+use serde_json::Value;
+
+/// Which HyStart detectors may end slow start (ns-3 `HybridSSDetectionMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HystartDetect {
+    PacketTrain,
+    Delay,
+    Both,
+}
+
+impl HystartDetect {
+    fn packet_train(self) -> bool {
+        matches!(self, HystartDetect::PacketTrain | HystartDetect::Both)
+    }
+    fn delay(self) -> bool {
+        matches!(self, HystartDetect::Delay | HystartDetect::Both)
+    }
+}
+
+/// Tunables of [`Cubic`] (ns-3 attributes of `ns3::TcpCubic`, ns-3.44 defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubicConfig {
+    /// Enable (true) or disable (false) fast convergence.
+    pub fast_convergence: bool,
+    /// Enable (true) or disable (false) TCP friendliness.
+    pub tcp_friendliness: bool,
+    /// Beta for multiplicative decrease.
+    pub beta: f64,
+    /// Enable (true) or disable (false) hybrid slow start algorithm.
+    pub hystart: bool,
+    /// Lower bound cWnd for hybrid slow start (segments).
+    pub hystart_low_window: u32,
+    /// Hybrid Slow Start detection mechanisms: packet train, delay, both.
+    pub hystart_detect: HystartDetect,
+    /// Number of delay samples for detecting the increase of delay.
+    pub hystart_min_samples: u8,
+    /// Spacing between ACKs indicating a train.
+    pub hystart_ack_delta: Time,
+    /// Minimum time for hystart algorithm.
+    pub hystart_delay_min: Time,
+    /// Maximum time for hystart algorithm.
+    pub hystart_delay_max: Time,
+    /// Delta time to wait after fast recovery before adjusting parameters.
+    pub cubic_delta: Time,
+    /// Counter value when no losses are detected (cnt clamp before the first loss).
+    pub cnt_clamp: u8,
+    /// Cubic scaling factor.
+    pub c: f64,
+}
+
+impl Default for CubicConfig {
+    fn default() -> Self {
+        CubicConfig {
+            fast_convergence: true,
+            tcp_friendliness: true,
+            beta: 0.7,
+            hystart: true,
+            hystart_low_window: 16,
+            hystart_detect: HystartDetect::Both,
+            hystart_min_samples: 8,
+            hystart_ack_delta: Time::from_millis(2),
+            hystart_delay_min: Time::from_millis(4),
+            hystart_delay_max: Time::from_millis(1000),
+            cubic_delta: Time::from_millis(10),
+            cnt_clamp: 20,
+            c: 0.4,
+        }
+    }
+}
+
+impl Tunables for CubicConfig {
+    const ALGORITHM: &'static str = "cubic";
+    const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "fast_convergence",
+            help: "Enable (true) or disable (false) fast convergence",
+        },
+        ParamSpec {
+            name: "tcp_friendliness",
+            help: "Enable (true) or disable (false) TCP friendliness",
+        },
+        ParamSpec {
+            name: "beta",
+            help: "Beta for multiplicative decrease, in [0, 1]",
+        },
+        ParamSpec {
+            name: "hystart",
+            help: "Enable (true) or disable (false) hybrid slow start",
+        },
+        ParamSpec {
+            name: "hystart_low_window",
+            help: "Lower bound cwnd for hybrid slow start (segments)",
+        },
+        ParamSpec {
+            name: "hystart_detect",
+            help: "HyStart detectors: \"PACKET_TRAIN\", \"DELAY\" or \"BOTH\"",
+        },
+        ParamSpec {
+            name: "hystart_min_samples",
+            help: "Number of delay samples for detecting the increase of delay",
+        },
+        ParamSpec {
+            name: "hystart_ack_delta",
+            help: "Spacing between ACKs indicating a train",
+        },
+        ParamSpec {
+            name: "hystart_delay_min",
+            help: "Minimum delay threshold for HyStart",
+        },
+        ParamSpec {
+            name: "hystart_delay_max",
+            help: "Maximum delay threshold for HyStart",
+        },
+        ParamSpec {
+            name: "cubic_delta",
+            help: "Time to wait after fast recovery before taking delay samples",
+        },
+        ParamSpec {
+            name: "cnt_clamp",
+            help: "ACK count per cwnd increment before the first loss",
+        },
+        ParamSpec {
+            name: "c",
+            help: "Cubic scaling factor",
+        },
+    ];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
+        let a = Self::ALGORITHM;
+        match key {
+            "fast_convergence" => self.fast_convergence = bool_param(a, key, v)?,
+            "tcp_friendliness" => self.tcp_friendliness = bool_param(a, key, v)?,
+            // ns-3 checks [0, 1]; beta = 1 would make the friendliness scale divide by zero.
+            "beta" => self.beta = f64_param(a, key, v, 0.0, 0.999_999)?,
+            "hystart" => self.hystart = bool_param(a, key, v)?,
+            "hystart_low_window" => self.hystart_low_window = u32_param(a, key, v, 0, u32::MAX)?,
+            "hystart_detect" => {
+                self.hystart_detect = enum_param(
+                    a,
+                    key,
+                    v,
+                    &[
+                        ("PACKET_TRAIN", HystartDetect::PacketTrain),
+                        ("DELAY", HystartDetect::Delay),
+                        ("BOTH", HystartDetect::Both),
+                    ],
+                )?
+            }
+            "hystart_min_samples" => {
+                self.hystart_min_samples = u32_param(a, key, v, 0, u8::MAX as u32)? as u8
+            }
+            "hystart_ack_delta" => self.hystart_ack_delta = time_param(a, key, v)?,
+            "hystart_delay_min" => self.hystart_delay_min = time_param(a, key, v)?,
+            "hystart_delay_max" => self.hystart_delay_max = time_param(a, key, v)?,
+            "cubic_delta" => self.cubic_delta = time_param(a, key, v)?,
+            "cnt_clamp" => self.cnt_clamp = u32_param(a, key, v, 0, u8::MAX as u32)? as u8,
+            "c" => self.c = f64_param(a, key, v, f64::MIN_POSITIVE, 1e6)?,
+            _ => unreachable!("checked by from_params"),
+        }
+        Ok(())
+    }
+}
+
+/// ns-3 `TcpCubic` state. `None` stands for ns-3's `Time::Min()` "not set" sentinel.
+#[derive(Clone, Debug)]
+pub struct Cubic {
+    pub config: CubicConfig,
+    /// Segments acknowledged since the last cwnd increment (`m_cWndCnt`).
+    cwnd_cnt: u32,
+    /// W_max in segments (`m_lastMaxCwnd`).
+    last_max_cwnd: u32,
+    /// Origin point of the cubic function, segments (`m_bicOriginPoint`).
+    bic_origin_point: u32,
+    /// K, seconds (`m_bicK`).
+    bic_k: f64,
+    /// Minimum delay seen (`m_delayMin`).
+    delay_min: Option<Time>,
+    /// Start of the current epoch (`m_epochStart`).
+    epoch_start: Option<Time>,
+    /// HyStart found the exit point (`m_found`).
+    found: bool,
+    /// Start of the HyStart round (`m_roundStart`).
+    round_start: Option<Time>,
+    /// End sequence of the HyStart round (`m_endSeq`).
+    end_seq: u64,
+    /// Last time an ACK was close enough to count as a train (`m_lastAck`).
+    last_ack: Option<Time>,
+    /// Minimum RTT of the current HyStart round (`m_currRtt`).
+    curr_rtt: Option<Time>,
+    /// Delay samples taken this round (`m_sampleCnt`).
+    sample_cnt: u32,
+    /// ACKed segments for the Reno estimate (`m_ackCnt`).
+    ack_cnt: u32,
+    /// Reno-equivalent cwnd in segments (`m_tcpCwnd`).
+    tcp_cwnd: u32,
+}
+
+impl Default for Cubic {
+    fn default() -> Self {
+        Cubic::new(CubicConfig::default())
+    }
+}
+
+impl Cubic {
+    pub fn new(config: CubicConfig) -> Self {
+        Cubic {
+            config,
+            cwnd_cnt: 0,
+            last_max_cwnd: 0,
+            bic_origin_point: 0,
+            bic_k: 0.0,
+            delay_min: None,
+            epoch_start: None,
+            found: false,
+            round_start: None,
+            end_seq: 0,
+            last_ack: None,
+            curr_rtt: None,
+            sample_cnt: 0,
+            ack_cnt: 0,
+            tcp_cwnd: 0,
+        }
+    }
+
+    /// `TcpCubic::HystartReset`.
+    fn hystart_reset(&mut self, tcb: &TcpState) {
+        self.round_start = Some(tcb.now);
+        self.last_ack = Some(tcb.now);
+        self.end_seq = tcb.high_tx_mark;
+        self.curr_rtt = None;
+        self.sample_cnt = 0;
+    }
+
+    /// `TcpCubic::CubicReset` (on entering CA_LOSS). ns-3.44 keeps `m_lastMaxCwnd` (W_max) and
+    /// `m_cWndCnt` across the reset; the ns-3.44 vectors confirm it.
+    fn cubic_reset(&mut self) {
+        self.bic_origin_point = 0;
+        self.bic_k = 0.0;
+        self.ack_cnt = 0;
+        self.tcp_cwnd = 0;
+        self.delay_min = None;
+        self.found = false;
+    }
+
+    /// `TcpCubic::Update`: the ACK count `cnt` after which cwnd grows by one segment.
+    fn update(&mut self, tcb: &TcpState, segments_acked: u32) -> u32 {
+        let seg_cwnd = tcb.cwnd_segs();
+        let c = self.config.c;
+        self.ack_cnt = self.ack_cnt.wrapping_add(segments_acked);
+
+        let epoch_start = match self.epoch_start {
+            Some(t) => t,
+            None => {
+                // Beginning of an epoch.
+                self.epoch_start = Some(tcb.now);
+                self.ack_cnt = segments_acked;
+                self.tcp_cwnd = seg_cwnd;
+                if self.last_max_cwnd <= seg_cwnd {
+                    self.bic_k = 0.0;
+                    self.bic_origin_point = seg_cwnd;
+                } else {
+                    self.bic_k = ((self.last_max_cwnd - seg_cwnd) as f64 / c).powf(1.0 / 3.0);
+                    self.bic_origin_point = self.last_max_cwnd;
+                }
+                tcb.now
+            }
+        };
+
+        // t = Now + delayMin - epochStart, in ns-3 Time (signed 64-bit ns).
+        let delay_min = self.delay_min.map_or(0, |d| d.as_nanos() as i64);
+        let t = seconds_i64(tcb.now.as_nanos() as i64 + delay_min - epoch_start.as_nanos() as i64);
+        let offs = if t < self.bic_k {
+            self.bic_k - t
+        } else {
+            t - self.bic_k
+        };
+        let delta = cast_u32(c * offs.powf(3.0));
+        let bic_target = if t < self.bic_k {
+            self.bic_origin_point.wrapping_sub(delta)
+        } else {
+            self.bic_origin_point.wrapping_add(delta)
+        };
+
+        let mut cnt = if bic_target > seg_cwnd {
+            seg_cwnd / (bic_target - seg_cwnd)
+        } else {
+            seg_cwnd.wrapping_mul(100)
+        };
+        if self.last_max_cwnd == 0 && cnt > self.config.cnt_clamp as u32 {
+            cnt = self.config.cnt_clamp as u32;
+        }
+
+        if self.config.tcp_friendliness {
+            let beta = self.config.beta;
+            let scale = cast_u32(8.0 * (1024.0 + beta * 1024.0) / 3.0 / (1024.0 - beta * 1024.0));
+            let delta = seg_cwnd.wrapping_mul(scale) >> 3;
+            // ns-3 loops `while (m_ackCnt > delta)`; with delta == 0 (cwnd below one segment)
+            // that loop never ends, so ccsim skips the Reno estimate update instead.
+            if delta > 0 {
+                while self.ack_cnt > delta {
+                    self.ack_cnt -= delta;
+                    self.tcp_cwnd = self.tcp_cwnd.wrapping_add(1);
+                }
+            }
+            if self.tcp_cwnd > seg_cwnd {
+                let delta = self.tcp_cwnd - seg_cwnd;
+                let max_cnt = seg_cwnd / delta;
+                if cnt > max_cnt {
+                    cnt = max_cnt;
+                }
+            }
+        }
+
+        // At most one segment per two ACKed (cwnd grows at most 1.5x per RTT).
+        cnt.max(2)
+    }
+
+    /// `TcpCubic::HystartUpdate`.
+    fn hystart_update(&mut self, tcb: &mut TcpState, delay: Time) {
+        if self.found {
+            return;
+        }
+        let now = tcb.now;
+        let delay_min = self.delay_min.unwrap_or(Time::ZERO);
+        // ACK-train detection. An unset m_lastAck/m_roundStart is Time::Min() in ns-3, so
+        // `now - m_lastAck` wraps negative (<= delta) and `now - m_roundStart` is never > delayMin.
+        let close = self.last_ack.map_or(true, |last| {
+            now.saturating_sub(last) <= self.config.hystart_ack_delta
+        });
+        if close {
+            self.last_ack = Some(now);
+            let long_round = self
+                .round_start
+                .is_some_and(|start| now.saturating_sub(start) > delay_min);
+            if long_round && self.config.hystart_detect.packet_train() {
+                self.found = true;
+            }
+        }
+        // Delay-increase detection over hystart_min_samples samples.
+        if self.sample_cnt < self.config.hystart_min_samples as u32 {
+            if self.curr_rtt.map_or(true, |curr| curr > delay) {
+                self.curr_rtt = Some(delay);
+            }
+            self.sample_cnt += 1;
+        } else if self
+            .curr_rtt
+            .is_some_and(|curr| curr > delay_min + self.hystart_delay_thresh(delay_min))
+            && self.config.hystart_detect.delay()
+        {
+            self.found = true;
+        }
+        if self.found {
+            tcb.ssthresh = tcb.cwnd;
+        }
+    }
+
+    /// `TcpCubic::HystartDelayThresh`: clamp to [hystart_delay_min, hystart_delay_max].
+    fn hystart_delay_thresh(&self, t: Time) -> Time {
+        if t > self.config.hystart_delay_max {
+            self.config.hystart_delay_max
+        } else if t < self.config.hystart_delay_min {
+            self.config.hystart_delay_min
+        } else {
+            t
+        }
+    }
+}
+
+impl CongestionOps for Cubic {
+    fn name(&self) -> &'static str {
+        "TcpCubic"
+    }
+
+    /// `TcpCubic::Init`: starts the first HyStart round.
+    fn init(&mut self, tcb: &mut TcpState) {
+        self.hystart_reset(tcb);
+    }
+
+    /// `TcpCubic::GetSsThresh`: W_max with fast convergence, `ssthresh = max(cwnd·beta, 2)` segments.
+    fn ssthresh(&mut self, tcb: &TcpState, _bytes_in_flight: u32) -> u32 {
+        let seg_cwnd = tcb.cwnd_segs();
+        let beta = self.config.beta;
+        if seg_cwnd < self.last_max_cwnd && self.config.fast_convergence {
+            self.last_max_cwnd = cast_u32(seg_cwnd as f64 * (1.0 + beta) / 2.0);
+        } else {
+            self.last_max_cwnd = seg_cwnd;
+        }
+        self.epoch_start = None;
+        cast_u32(seg_cwnd as f64 * beta)
+            .max(2)
+            .wrapping_mul(tcb.mss)
+    }
+
+    /// `TcpCubic::IncreaseWindow`.
+    fn increase_window(&mut self, tcb: &mut TcpState, mut segments_acked: u32) {
+        if !tcb.is_cwnd_limited {
+            return;
+        }
+        if tcb.cwnd < tcb.ssthresh {
+            if self.config.hystart && tcb.last_acked_seq > self.end_seq {
+                self.hystart_reset(tcb);
+            }
+            // ns-3 approximates Linux QUICKACK with byte counting in slow start (RFC 3465).
+            tcb.cwnd = tcb.cwnd.wrapping_add(segments_acked.wrapping_mul(tcb.mss));
+            segments_acked = 0;
+        }
+        if tcb.cwnd >= tcb.ssthresh && segments_acked > 0 {
+            self.cwnd_cnt = self.cwnd_cnt.wrapping_add(segments_acked);
+            let cnt = self.update(tcb, segments_acked);
+            // RFC 6356-style ACK counting: grow by one segment once cnt segments are ACKed.
+            if self.cwnd_cnt >= cnt {
+                tcb.cwnd = tcb.cwnd.wrapping_add(tcb.mss);
+                self.cwnd_cnt -= cnt;
+            }
+        }
+    }
+
+    /// `TcpCubic::PktsAcked`: delay samples for K's `t` offset and HyStart.
+    fn pkts_acked(&mut self, tcb: &mut TcpState, _segments_acked: u32, rtt: Time) {
+        // Discard delay samples right after fast recovery.
+        if let Some(epoch) = self.epoch_start {
+            if tcb.now.saturating_sub(epoch) < self.config.cubic_delta {
+                return;
+            }
+        }
+        if self.delay_min.map_or(true, |d| d > rtt) {
+            self.delay_min = Some(rtt);
+        }
+        if self.config.hystart
+            && tcb.cwnd <= tcb.ssthresh
+            && tcb.cwnd >= self.config.hystart_low_window.wrapping_mul(tcb.mss)
+        {
+            self.hystart_update(tcb, rtt);
+        }
+    }
+
+    /// `TcpCubic::CongestionStateSet`: a timeout (CA_LOSS) resets CUBIC and HyStart.
+    fn congestion_state_set(&mut self, tcb: &mut TcpState, new_state: CongState) {
+        if new_state == CongState::Loss {
+            self.cubic_reset();
+            self.hystart_reset(tcb);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! TCP Hybla, as ns-3.44 `TcpHybla` (`src/internet/model/tcp-hybla.cc`); Caini & Firrincieli,
+//! "TCP Hybla: a TCP enhancement for heterogeneous networks" (2004).
+//!
+//! `rho = max(minRtt / rRtt, 1)` with both RTTs in *whole milliseconds* (ns-3
+//! `GetMilliSeconds()`), recomputed when the RTT handed to `PktsAcked` equals the connection's
+//! minimum. Slow start adds `(2^rho − 1)·MSS` per ACK (capped at ssthresh), congestion avoidance
+//! `rho²/cwnd` segments per acknowledged segment, accumulated as a fraction. Loss is NewReno's.
+
+use crate::newreno;
+use crate::ns3num::{cast_u32, millis};
+use crate::params::{time_param, ParamSpec, Tunables};
+use crate::{CcaError, CongestionOps, TcpState};
+use ccsim_core::Time;
+use serde_json::Value;
+
+/// Tunables of [`Hybla`] (attributes of `ns3::TcpHybla`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HyblaConfig {
+    /// Reference RTT.
+    pub r_rtt: Time,
+}
+
+impl Default for HyblaConfig {
+    fn default() -> Self {
+        HyblaConfig {
+            r_rtt: Time::from_millis(50),
+        }
+    }
+}
+
+impl Tunables for HyblaConfig {
+    const ALGORITHM: &'static str = "hybla";
+    const PARAMS: &'static [ParamSpec] = &[ParamSpec {
+        name: "r_rtt",
+        help: "Reference RTT (at least 1 ms)",
+    }];
+    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
+        match key {
+            "r_rtt" => {
+                let t = time_param(Self::ALGORITHM, key, v)?;
+                if millis(t) == 0 {
+                    return Err(CcaError::BadValue {
+                        algorithm: Self::ALGORITHM,
+                        parameter: key.into(),
+                        expected: "a duration of at least 1 ms".into(),
+                        got: v.to_string(),
+                    });
+                }
+                self.r_rtt = t;
+            }
+            _ => unreachable!("checked by from_params"),
+        }
+        Ok(())
+    }
+}
+
+/// ns-3 `TcpHybla` state.
+#[derive(Clone, Debug)]
+pub struct Hybla {
+    pub config: HyblaConfig,
+    /// Normalized RTT (`m_rho`).
+    rho: f64,
+    /// Fractional segments accumulated in congestion avoidance (`m_cWndCnt`).
+    cwnd_cnt: f64,
+}
+
+impl Default for Hybla {
+    fn default() -> Self {
+        Hybla::new(HyblaConfig::default())
+    }
+}
+
+impl Hybla {
+    pub fn new(config: HyblaConfig) -> Self {
+        Hybla {
+            config,
+            rho: 1.0,
+            cwnd_cnt: 0.0,
+        }
+    }
+
+    /// The current rho (ns-3 trace source "Rho").
+    pub fn rho(&self) -> f64 {
+        self.rho
+    }
+
+    /// `TcpHybla::RecalcParam`.
+    fn recalc_param(&mut self, tcb: &TcpState) {
+        let min_rtt_ms = tcb.min_rtt.map_or(i64::MAX / 1_000_000, millis);
+        self.rho = (min_rtt_ms as f64 / millis(self.config.r_rtt) as f64).max(1.0);
+    }
+
+    /// `TcpHybla::SlowStart`.
+    fn slow_start(&self, tcb: &mut TcpState, segments_acked: u32) -> u32 {
+        if segments_acked >= 1 {
+            let increment = 2f64.powf(self.rho) - 1.0;
+            let incr = cast_u32(increment * tcb.mss as f64);
+            tcb.cwnd = tcb.cwnd.wrapping_add(incr).min(tcb.ssthresh);
+            return segments_acked - 1;
+        }
+        0
+    }
+
+    /// `TcpHybla::CongestionAvoidance`.
+    fn congestion_avoidance(&mut self, tcb: &mut TcpState, segments_acked: u32) {
+        for _ in 0..segments_acked {
+            // INC = RHO^2 / W (std::pow(rho, 2) is exact as rho*rho)
+            let increment = (self.rho * self.rho) / tcb.cwnd_segs() as f64;
+            self.cwnd_cnt += increment;
+        }
+        if self.cwnd_cnt >= 1.0 {
+            let inc = cast_u32(self.cwnd_cnt);
+            self.cwnd_cnt -= inc as f64;
+            tcb.cwnd = tcb.cwnd.wrapping_add(inc.wrapping_mul(tcb.mss));
+        }
+    }
+}
+
+impl CongestionOps for Hybla {
+    fn name(&self) -> &'static str {
+        "TcpHybla"
+    }
+
+    fn ssthresh(&mut self, tcb: &TcpState, bytes_in_flight: u32) -> u32 {
+        newreno::ssthresh(tcb, bytes_in_flight)
+    }
+
+    /// `TcpNewReno::IncreaseWindow` with Hybla's slow start and congestion avoidance.
+    fn increase_window(&mut self, tcb: &mut TcpState, mut segments_acked: u32) {
+        if tcb.cwnd < tcb.ssthresh {
+            segments_acked = self.slow_start(tcb, segments_acked);
+        }
+        if tcb.cwnd >= tcb.ssthresh {
+            self.congestion_avoidance(tcb, segments_acked);
+        }
+    }
+
+    /// `TcpHybla::PktsAcked`: recompute rho when the (smoothed) RTT equals the minimum RTT.
+    fn pkts_acked(&mut self, tcb: &mut TcpState, _segments_acked: u32, rtt: Time) {
+        if Some(rtt) == tcb.min_rtt {
+            self.recalc_param(tcb);
+        }
+    }
+}

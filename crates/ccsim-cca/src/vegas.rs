@@ -1,0 +1,195 @@
+//! TCP Vegas, as ns-3.44 `TcpVegas` (`src/internet/model/tcp-vegas.cc`); Brakmo & Peterson,
+//! "TCP Vegas: End to End Congestion Avoidance on a Global Internet" (1995), Linux
+//! `tcp_vegas.c`.
+//!
+//! Once per RTT, with more than two RTT samples, `diff = cwnd − cwnd·baseRtt/minRtt` (segments)
+//! steers cwnd: leave slow start when `diff > gamma`, decrease by one when `diff > beta`,
+//! increase by one when `diff < alpha`. Otherwise (and outside Open) NewReno.
+
+use crate::newreno;
+use crate::ns3num::{cast_u32, seconds};
+use crate::params::{u32_param, ParamSpec, Tunables};
+use crate::{CcaError, CongState, CongestionOps, TcpState};
+use ccsim_core::Time;
+use serde_json::Value;
+
+/// Tunables of [`Vegas`] (attributes of `ns3::TcpVegas`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VegasConfig {
+    /// Lower bound of packets in network.
+    pub alpha: u32,
+    /// Upper bound of packets in network.
+    pub beta: u32,
+    /// Limit on increase.
+    pub gamma: u32,
+}
+
+impl Default for VegasConfig {
+    fn default() -> Self {
+        VegasConfig {
+            alpha: 2,
+            beta: 4,
+            gamma: 1,
+        }
+    }
+}
+
+impl Tunables for VegasConfig {
+    const ALGORITHM: &'static str = "vegas";
+    const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "alpha",
+            help: "Lower bound of packets in network",
+        },
+        ParamSpec {
+            name: "beta",
+            help: "Upper bound of packets in network",
+        },
+        ParamSpec {
+            name: "gamma",
+            help: "Limit on increase",
+        },
+    ];
+    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
+        let a = Self::ALGORITHM;
+        match key {
+            "alpha" => self.alpha = u32_param(a, key, v, 0, u32::MAX)?,
+            "beta" => self.beta = u32_param(a, key, v, 0, u32::MAX)?,
+            "gamma" => self.gamma = u32_param(a, key, v, 0, u32::MAX)?,
+            _ => unreachable!("checked by from_params"),
+        }
+        Ok(())
+    }
+}
+
+/// ns-3 `TcpVegas` state. `None` RTTs are ns-3's `Time::Max()`.
+#[derive(Clone, Debug)]
+pub struct Vegas {
+    pub config: VegasConfig,
+    /// Minimum RTT of the connection (`m_baseRtt`).
+    base_rtt: Option<Time>,
+    /// Minimum RTT of the current RTT (`m_minRtt`).
+    min_rtt: Option<Time>,
+    /// RTT samples in the current RTT (`m_cntRtt`).
+    cnt_rtt: u32,
+    /// Vegas active (only in Open) (`m_doingVegasNow`).
+    doing_vegas_now: bool,
+    /// Right edge of the current Vegas cycle (`m_begSndNxt`).
+    beg_snd_nxt: u64,
+}
+
+impl Default for Vegas {
+    fn default() -> Self {
+        Vegas::new(VegasConfig::default())
+    }
+}
+
+impl Vegas {
+    pub fn new(config: VegasConfig) -> Self {
+        Vegas {
+            config,
+            base_rtt: None,
+            min_rtt: None,
+            cnt_rtt: 0,
+            doing_vegas_now: true,
+            beg_snd_nxt: 0,
+        }
+    }
+
+    fn enable_vegas(&mut self, tcb: &TcpState) {
+        self.doing_vegas_now = true;
+        self.beg_snd_nxt = tcb.next_tx_seq;
+        self.cnt_rtt = 0;
+        self.min_rtt = None;
+    }
+
+    fn newreno_increase(tcb: &mut TcpState, segments_acked: u32) {
+        newreno::increase_window_with(
+            tcb,
+            segments_acked,
+            newreno::slow_start,
+            newreno::congestion_avoidance,
+        );
+    }
+
+    /// `TcpVegas::GetSsThresh`: `max(min(ssthresh, cwnd − MSS), 2·MSS)`.
+    fn vegas_ssthresh(tcb: &TcpState) -> u32 {
+        tcb.ssthresh
+            .min(tcb.cwnd.wrapping_sub(tcb.mss))
+            .max(2 * tcb.mss)
+    }
+}
+
+fn time_seconds(t: Option<Time>) -> f64 {
+    t.map_or(crate::ns3num::seconds_i64(i64::MAX), seconds)
+}
+
+impl CongestionOps for Vegas {
+    fn name(&self) -> &'static str {
+        "TcpVegas"
+    }
+
+    fn ssthresh(&mut self, tcb: &TcpState, _bytes_in_flight: u32) -> u32 {
+        Self::vegas_ssthresh(tcb)
+    }
+
+    /// `TcpVegas::IncreaseWindow`.
+    fn increase_window(&mut self, tcb: &mut TcpState, segments_acked: u32) {
+        if !self.doing_vegas_now {
+            Self::newreno_increase(tcb, segments_acked);
+            return;
+        }
+        if tcb.last_acked_seq >= self.beg_snd_nxt {
+            // A Vegas cycle has finished: adjust once per RTT.
+            self.beg_snd_nxt = tcb.next_tx_seq;
+            if self.cnt_rtt <= 2 {
+                // Not enough RTT samples: behave like NewReno.
+                Self::newreno_increase(tcb, segments_acked);
+            } else {
+                let mut seg_cwnd = tcb.cwnd_segs();
+                let tmp = time_seconds(self.base_rtt) / time_seconds(self.min_rtt);
+                let target_cwnd = cast_u32(seg_cwnd as f64 * tmp);
+                let diff = seg_cwnd.wrapping_sub(target_cwnd);
+                if diff > self.config.gamma && tcb.cwnd < tcb.ssthresh {
+                    // Too fast in slow start: go to linear mode at the target window.
+                    seg_cwnd = seg_cwnd.min(target_cwnd.wrapping_add(1));
+                    tcb.cwnd = seg_cwnd.wrapping_mul(tcb.mss);
+                    tcb.ssthresh = Self::vegas_ssthresh(tcb);
+                } else if tcb.cwnd < tcb.ssthresh {
+                    newreno::slow_start(tcb, segments_acked);
+                } else if diff > self.config.beta {
+                    seg_cwnd = seg_cwnd.wrapping_sub(1);
+                    tcb.cwnd = seg_cwnd.wrapping_mul(tcb.mss);
+                    tcb.ssthresh = Self::vegas_ssthresh(tcb);
+                } else if diff < self.config.alpha {
+                    seg_cwnd = seg_cwnd.wrapping_add(1);
+                    tcb.cwnd = seg_cwnd.wrapping_mul(tcb.mss);
+                }
+                tcb.ssthresh = tcb.ssthresh.max(tcb.cwnd.wrapping_mul(3) / 4);
+            }
+            self.cnt_rtt = 0;
+            self.min_rtt = None;
+        } else if tcb.cwnd < tcb.ssthresh {
+            newreno::slow_start(tcb, segments_acked);
+        }
+    }
+
+    /// `TcpVegas::PktsAcked`.
+    fn pkts_acked(&mut self, _tcb: &mut TcpState, _segments_acked: u32, rtt: Time) {
+        if rtt == Time::ZERO {
+            return;
+        }
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+        self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+        self.cnt_rtt += 1;
+    }
+
+    /// `TcpVegas::CongestionStateSet`: Vegas runs only in Open.
+    fn congestion_state_set(&mut self, tcb: &mut TcpState, new_state: CongState) {
+        if new_state == CongState::Open {
+            self.enable_vegas(tcb);
+        } else {
+            self.doing_vegas_now = false;
+        }
+    }
+}
