@@ -71,6 +71,7 @@ struct FlowStats
     uint64_t dupAckLike{0};
     std::map<uint32_t, uint64_t> ackHdrHist; // TCP header size -> count
     std::vector<double> rttMs;               // see OnRx
+    std::vector<double> rttTimes;            // sample times, s (only with --rttOut)
     double firstRttTime{-1};
 
     // Congestion state machine
@@ -91,6 +92,7 @@ struct FlowStats
 };
 
 std::vector<FlowStats> g_flows;
+bool g_keepRttTimes = false;
 std::ofstream* g_dbg = nullptr; // --debugLog: per-segment log of flow 0
 uint64_t g_bottleneckQueueDrops = 0;
 uint64_t g_bottleneckTcDrops = 0;
@@ -183,6 +185,10 @@ OnRx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
         }
         double ms = m.GetSeconds() * 1e3;
         f->rttMs.push_back(ms);
+        if (g_keepRttTimes)
+        {
+            f->rttTimes.push_back(now);
+        }
         if (f->firstRttTime < 0)
         {
             f->firstRttTime = now;
@@ -432,6 +438,9 @@ main(int argc, char* argv[])
     std::string cwndTrace = "";
     bool verifyRtt = false;
     std::string debugLog = "";
+    std::string rttOut = "";
+    uint64_t bufSizeArg = 0;
+    uint64_t minBufArg = 4000000;
     std::string caseName = "";
 
     CommandLine cmd(__FILE__);
@@ -462,11 +471,15 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "metrics JSON output file", out);
     cmd.AddValue("cwndTrace", "cwnd CSV output file (time_s,flow,cwnd_bytes)", cwndTrace);
     cmd.AddValue("verifyRtt", "cross-check the RTT mirror against the socket's RTT trace", verifyRtt);
+    cmd.AddValue("bufSize", "Snd/RcvBufSize, bytes (default max(minBuf, 4*(BDP+queue)))", bufSizeArg);
+    cmd.AddValue("minBuf", "lower bound of the default Snd/RcvBufSize, bytes", minBufArg);
+    cmd.AddValue("rttOut", "CSV of every RTT sample (time_s,flow,rtt_ms)", rttOut);
     cmd.AddValue("debugLog", "per-segment text log of flow 0 (large)", debugLog);
     cmd.AddValue("caseName", "free-form case label copied into the JSON", caseName);
     cmd.Parse(argc, argv);
 
     RngSeedManager::SetRun(seed);
+    g_keepRttTimes = !rttOut.empty();
 
     const uint64_t bottleneckRate = ParseRate(bottleneckRateS);
     const uint64_t accessRate =
@@ -484,9 +497,11 @@ main(int argc, char* argv[])
         queuePackets = static_cast<int64_t>(std::floor(bdpBytes / wireIp));
     }
     const uint64_t queueBytes = static_cast<uint64_t>(queuePackets) * wireIp;
-    const uint64_t minBuf = 4ULL * 1024 * 1024;
-    const uint64_t bufSize =
-        std::max<uint64_t>(minBuf, static_cast<uint64_t>(4.0 * (bdpBytes + queueBytes)));
+    uint64_t bufSize = bufSizeArg;
+    if (bufSize == 0)
+    {
+        bufSize = std::max<uint64_t>(minBufArg, static_cast<uint64_t>(4.0 * (bdpBytes + queueBytes)));
+    }
     const uint32_t bigQueue = 1000000;
 
     std::vector<std::string> ccas;
@@ -822,6 +837,19 @@ main(int argc, char* argv[])
         std::ofstream o(out);
         o << js.str();
         std::cerr << "wrote " << out << "\n";
+    }
+    if (!rttOut.empty())
+    {
+        std::ofstream ro(rttOut);
+        ro << "time_s,flow,rtt_ms\n";
+        for (const auto& f : g_flows)
+        {
+            for (size_t k = 0; k < f.rttMs.size(); ++k)
+            {
+                ro << std::fixed << std::setprecision(9) << f.rttTimes[k] << "," << f.id << ","
+                   << std::setprecision(3) << f.rttMs[k] << "\n";
+            }
+        }
     }
     if (cwndOut.is_open())
     {

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Run the ns-3.44 reference dumbbell for named cases and write golden JSON.
+
+Usage (from the repository root, after `bash validation/ns3/setup.sh`):
+
+    python3 validation/ns3/run_reference.py --cases A --ccas TcpCubic,TcpNewReno
+    python3 validation/ns3/run_reference.py --cases A --ccas all
+    python3 validation/ns3/run_reference.py --cases C --ccas TcpCubic,TcpNewReno,TcpBbr
+    python3 validation/ns3/run_reference.py --list
+
+Each run writes validation/golden/ns3/<case>_<cca>.json (override with --outdir).
+The JSON is the program's own output plus "command" (the exact argv used) and
+"host" (a short machine description). Runs are sequential by default
+(--jobs 2 at most on a 2-core machine; wall times are only comparable when
+the runs did not share the machine).
+
+This script needs only the Python standard library. It is not part of the
+normal test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+DEFAULT_BIN = HERE / "build" / "dumbbell"
+DEFAULT_OUT = REPO / "validation" / "golden" / "ns3"
+
+# Every congestion control the issue grid asks for, by ns-3.44 TypeId name.
+ALL_CCAS = [
+    "TcpNewReno",
+    "TcpLinuxReno",
+    "TcpCubic",
+    "TcpBic",
+    "TcpScalable",
+    "TcpHighSpeed",
+    "TcpHybla",
+    "TcpHtcp",
+    "TcpIllinois",
+    "TcpVegas",
+    "TcpWestwoodPlus",
+    "TcpYeah",
+    "TcpBbr",
+]
+
+# Case definitions: dumbbell.cc command-line parameters. Anything not given
+# here takes the program default (see README.md: access rate 10x bottleneck,
+# access delay 0, queue 1 BDP, MSS 1448, MTU max(1500, MSS+52), start at 0 s).
+CASES: dict[str, dict[str, str]] = {
+    # 1 flow, 100 Mb/s, 20 ms one-way, drop-tail 1 BDP (333 packets), 60 s.
+    "A": {
+        "flows": "1",
+        "bottleneckRate": "100000000",
+        "bottleneckDelay": "20",
+        "mss": "1448",
+        "duration": "60",
+    },
+    # 10 flows, 1 Gb/s, 10 ms one-way, drop-tail 1 BDP (1666 packets), 30 s.
+    "B": {
+        "flows": "10",
+        "bottleneckRate": "1000000000",
+        "bottleneckDelay": "10",
+        "mss": "1448",
+        "duration": "30",
+    },
+    # 1 flow, 1300 Mb/s, 12.5 ms one-way, MSS 10000 (MTU 10052), queue 696
+    # packets (~7 MB), 15 s, bottleneck at 50 Mb/s from 5 s to 10 s.
+    "C": {
+        "flows": "1",
+        "bottleneckRate": "1300000000",
+        "bottleneckDelay": "12.5",
+        "mss": "10000",
+        "mtu": "10052",
+        "queuePackets": "696",
+        "duration": "15",
+        "rateChange": "5:50000000,10:1300000000",
+    },
+}
+
+
+def host_info() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cpu, {cpu}"
+
+
+def command_for(binary: Path, case: str, cca: str, out: Path, extra: list[str]) -> list[str]:
+    args = [str(binary)]
+    for k, v in CASES[case].items():
+        args.append(f"--{k}={v}")
+    args += [f"--cca={cca}", f"--caseName={case}", f"--out={out}"]
+    return args + extra
+
+
+def run_one(binary: Path, case: str, cca: str, outdir: Path, extra: list[str]) -> dict:
+    out = outdir / f"{case}_{cca}.json"
+    tmp = out.with_suffix(".json.tmp")
+    cmd = command_for(binary, case, cca, tmp, extra)
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{case}/{cca} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    data = json.loads(tmp.read_text())
+    tmp.unlink()
+    # Record the command relative to the repository root so it can be re-run.
+    rel = [shlex.quote(a) for a in cmd]
+    rel[0] = os.path.relpath(cmd[0], REPO)
+    rel = [a.replace(str(tmp), os.path.relpath(out, REPO)) for a in rel]
+    data["command"] = " ".join(rel)
+    data["host"] = host_info()
+    out.write_text(json.dumps(data, indent=2) + "\n")
+    data["_elapsed"] = time.monotonic() - t0
+    data["_path"] = str(out)
+    return data
+
+
+def summary_line(case: str, cca: str, d: dict) -> str:
+    fl = d["flows"]
+    if len(fl) == 1:
+        f = fl[0]
+        return (
+            f"{case:2} {cca:16} goodput {f['goodput_mbps']:8.3f} Mb/s  rtt p50 {f['rtt_p50_ms']:6.1f}"
+            f" p95 {f['rtt_p95_ms']:6.1f} mean {f['rtt_mean_ms']:7.2f} ms  retx {f['retx_segments']:6}"
+            f"  drops {d['queues'][0]['drops']:6}  wall {d['wall_s']:6.1f} s  rss {d['peak_rss_mb']:5.1f} MB"
+            f"  events {d['events']}"
+        )
+    retx = sum(f["retx_segments"] for f in fl)
+    return (
+        f"{case:2} {cca:16} total {d['total_goodput_mbps']:8.3f} Mb/s  jain {d['jain_index']:.4f}"
+        f"  retx {retx}  drops {d['queues'][0]['drops']}  wall {d['wall_s']:.1f} s"
+        f"  rss {d['peak_rss_mb']:.1f} MB  events {d['events']}"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", default="A", help="comma-separated case names (A,B,C)")
+    ap.add_argument("--ccas", default="TcpCubic,TcpNewReno", help="comma-separated TypeId names or 'all'")
+    ap.add_argument("--bin", default=str(DEFAULT_BIN), help="dumbbell binary")
+    ap.add_argument("--outdir", default=str(DEFAULT_OUT))
+    ap.add_argument("--jobs", type=int, default=1, help="parallel runs (2 at most on 2 cores)")
+    ap.add_argument("--list", action="store_true", help="print the case table and exit")
+    ap.add_argument("extra", nargs="*", help="extra arguments passed to every run (after --)")
+    a = ap.parse_args()
+
+    if a.list:
+        for name, params in CASES.items():
+            print(name, " ".join(f"--{k}={v}" for k, v in params.items()))
+        print("ccas:", ",".join(ALL_CCAS))
+        return 0
+
+    binary = Path(a.bin)
+    if not binary.exists():
+        print(f"{binary} not found: run `bash validation/ns3/setup.sh` first", file=sys.stderr)
+        return 2
+    outdir = Path(a.outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    cases = [c.strip() for c in a.cases.split(",") if c.strip()]
+    for c in cases:
+        if c not in CASES:
+            print(f"unknown case {c}; known: {', '.join(CASES)}", file=sys.stderr)
+            return 2
+    ccas = ALL_CCAS if a.ccas == "all" else [c.strip() for c in a.ccas.split(",") if c.strip()]
+    jobs = [(c, cca) for c in cases for cca in ccas]
+
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(a.jobs, 2))) as ex:
+        futs = {ex.submit(run_one, binary, c, cca, outdir, a.extra): (c, cca) for c, cca in jobs}
+        for fut in concurrent.futures.as_completed(futs):
+            c, cca = futs[fut]
+            try:
+                d = fut.result()
+            except Exception as e:  # noqa: BLE001 - report and go on
+                failed += 1
+                print(f"{c} {cca}: FAILED: {e}", file=sys.stderr)
+                continue
+            print(summary_line(c, cca, d), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
