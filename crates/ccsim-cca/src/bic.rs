@@ -194,3 +194,23 @@ impl CongestionOps for Bic {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn behaves_as_newreno_below_low_wnd_and_backs_off_by_beta() {
+        let mut bic = Bic::default();
+        let mut tcb = TcpState::new(1000, 10, 10_000);
+        // cnt = cwnd (10 segments) below low_wnd: one segment per more than 10 ACKed.
+        for _ in 0..10 {
+            bic.increase_window(&mut tcb, 1);
+        }
+        assert_eq!(tcb.cwnd, 10_000);
+        bic.increase_window(&mut tcb, 1);
+        assert_eq!(tcb.cwnd, 11_000);
+        let tcb = TcpState::new(1000, 100, 10_000);
+        assert_eq!(bic.ssthresh(&tcb, tcb.cwnd), 80_000);
+    }
+}

@@ -460,3 +460,46 @@ impl CongestionOps for Cubic {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ssthresh_is_beta_times_cwnd_with_fast_convergence() {
+        let mut cubic = Cubic::default();
+        let mut tcb = TcpState::new(1000, 100, u32::MAX);
+        assert_eq!(cubic.ssthresh(&tcb, tcb.cwnd), 70_000);
+        assert_eq!(cubic.last_max_cwnd, 100);
+        // A second loss below W_max: W_max = cwnd·(1+beta)/2 (RFC 8312 §4.6).
+        tcb.cwnd = 80_000;
+        assert_eq!(cubic.ssthresh(&tcb, tcb.cwnd), 56_000);
+        assert_eq!(cubic.last_max_cwnd, 68);
+        // Never below two segments.
+        tcb.cwnd = 2_000;
+        assert_eq!(cubic.ssthresh(&tcb, tcb.cwnd), 2_000);
+    }
+
+    #[test]
+    fn slow_start_counts_bytes_and_hystart_exits_on_delay() {
+        let mut cubic = Cubic::default();
+        let mut tcb = TcpState::new(1000, 20, u32::MAX);
+        cubic.init(&mut tcb);
+        cubic.increase_window(&mut tcb, 3);
+        assert_eq!(tcb.cwnd, 23_000);
+        // Delay samples: 8 at 10 ms, then one at 30 ms (> 10 + clamp(10) ms) ends slow start.
+        for i in 0..9u64 {
+            tcb.now = Time::from_millis(100 * i);
+            let rtt = if i < 8 {
+                Time::from_millis(10)
+            } else {
+                Time::from_millis(30)
+            };
+            cubic.pkts_acked(&mut tcb, 1, rtt);
+        }
+        cubic.curr_rtt = Some(Time::from_millis(30));
+        tcb.now = Time::from_millis(1000);
+        cubic.pkts_acked(&mut tcb, 1, Time::from_millis(30));
+        assert_eq!(tcb.ssthresh, tcb.cwnd);
+    }
+}

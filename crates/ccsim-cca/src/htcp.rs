@@ -175,3 +175,21 @@ impl CongestionOps for Htcp {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alpha_grows_after_delta_l_and_beta_defaults_to_half() {
+        let mut h = Htcp::default();
+        let mut tcb = TcpState::new(1000, 100, 1000);
+        tcb.now = Time::from_millis(500);
+        h.pkts_acked(&mut tcb, 1, Time::from_millis(50));
+        assert_eq!(h.alpha, 2.0); // 2·(1 − 0)·1 before any loss
+        assert_eq!(h.ssthresh(&tcb, 100_000), 50_000);
+        tcb.now = Time::from_millis(2500); // Δ − Δ_L = 1 s: 2·0.5·(1 + 10 + 0.25)
+        h.pkts_acked(&mut tcb, 1, Time::from_millis(50));
+        assert_eq!(h.alpha, 11.25);
+    }
+}

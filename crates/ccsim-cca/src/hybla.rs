@@ -142,3 +142,24 @@ impl CongestionOps for Hybla {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rho_follows_min_rtt_in_whole_milliseconds() {
+        let mut hybla = Hybla::default();
+        let mut tcb = TcpState::new(1000, 2, u32::MAX);
+        tcb.min_rtt = Some(Time::from_micros(150_900)); // 150 ms after truncation
+        hybla.pkts_acked(&mut tcb, 1, Time::from_micros(150_900));
+        assert_eq!(hybla.rho(), 3.0);
+        // Slow start adds (2^rho - 1) segments per ACK.
+        hybla.increase_window(&mut tcb, 1);
+        assert_eq!(tcb.cwnd, 9_000);
+        // A short RTT keeps rho at 1 (plain NewReno).
+        tcb.min_rtt = Some(Time::from_millis(10));
+        hybla.pkts_acked(&mut tcb, 1, Time::from_millis(10));
+        assert_eq!(hybla.rho(), 1.0);
+    }
+}

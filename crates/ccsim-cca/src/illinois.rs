@@ -273,3 +273,27 @@ impl CongestionOps for Illinois {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alpha_max_at_low_delay_and_standard_backoff() {
+        let mut ill = Illinois::default();
+        let tcb = TcpState::new(1000, 100, 1000);
+        assert_eq!(ill.alpha, 10.0);
+        assert_eq!(ill.ssthresh(&tcb, 100_000), 50_000);
+        // Average queueing delay 87 ms of a 100 ms maximum (>= 80%): beta_max, small alpha.
+        for rtt in [100u64, 200, 200, 200, 200, 200, 200, 200] {
+            ill.pkts_acked(
+                &mut TcpState::new(1000, 100, 1000),
+                1,
+                Time::from_millis(rtt),
+            );
+        }
+        ill.recalc_param(100_000);
+        assert_eq!(ill.beta, 0.5);
+        assert!(ill.alpha < 1.0, "{}", ill.alpha);
+    }
+}

@@ -5,38 +5,48 @@
 //! algorithms through the same calls, with the same minimal sender model, and returns the same
 //! file with ccsim's values; [`compare`] counts the steps that agree.
 //!
-//! # The sender model and the ns-3.44 facts behind it
+//! # Semantics, and the ns-3.44 facts behind them
 //!
-//! The call order is the one `TcpSocketBase` (`src/internet/model/tcp-socket-base.cc`, ns-3.44)
-//! uses with SACK off and `TcpClassicRecovery`:
+//! The replay follows the interchange format's event semantics (`cca-replay-format.md`), which
+//! model a SACK-less `TcpSocketBase` with `TcpClassicRecovery` whose sender is always
+//! cwnd-limited. Each rule below is checked against ns-3.44 `src/internet/model/tcp-socket-base.cc`
+//! (function names given; the format's simplifications are marked *format*):
 //!
-//! - **New ACK in Open** (`ProcessAck` → `NewAck` path): `PktsAcked(tcb, segsAcked, m_srtt)` then
-//!   `IncreaseWindow(tcb, segsAcked)` (in `TcpSocketBase::ProcessAck`, the `CA_OPEN` branch:
-//!   `m_congestionControl->PktsAcked (m_tcb, segsAcked, m_tcb->m_srtt)` followed by
-//!   `m_congestionControl->IncreaseWindow (m_tcb, segsAcked)`). The RTT handed to `PktsAcked` is
-//!   the *smoothed* RTT; `m_lastRtt` holds the raw sample (`EstimateRtt`).
-//! - **Duplicate ACK** (`TcpSocketBase::DupAck`): in Open, `CongestionStateSet(CA_DISORDER)` and
-//!   `m_dupAckCount = 1`; in Disorder, at `m_dupAckCount == m_retxThresh` (3), `EnterRecovery`:
-//!   `m_recover = m_highTxMark`, `CongestionStateSet(CA_RECOVERY)`, state set, then
-//!   `m_ssThresh = GetSsThresh(m_tcb, bytesInFlight)` and `TcpClassicRecovery::EnterRecovery`
-//!   (`cwnd = ssthresh`, `tcp-recovery-ops.cc`). After `DupAck`, `ProcessAck` calls
-//!   `PktsAcked(m_tcb, 1, m_tcb->m_srtt)` for every dupACK outside Loss.
-//! - **Partial ACK in Recovery**: `PktsAcked(1, m_srtt)` only (classic recovery deflates/inflates
-//!   nothing here because the sender model keeps `bytesInFlight = cwnd`).
-//! - **Full ACK in Recovery** (`ackNumber >= m_recover`): `PktsAcked(segsAcked, m_srtt)`,
-//!   `ExitRecovery` → `CwndEvent(CA_EVENT_COMPLETE_CWR)`, `CongestionStateSet(CA_OPEN)`, state
-//!   Open, `cwnd = ssthresh` (`TcpClassicRecovery::ExitRecovery`), then `IncreaseWindow(segsAcked)`.
-//! - **New ACK in Loss**: `PktsAcked(segsAcked, m_srtt)`; once `ackNumber >= m_recover`,
-//!   `CongestionStateSet(CA_OPEN)` and state Open; then `IncreaseWindow(segsAcked)`.
-//! - **Retransmission timeout** (`TcpSocketBase::ReTxTimeout`): unless already in Loss,
-//!   `m_ssThresh = GetSsThresh(m_tcb, bytesInFlight)`, `CwndEvent(CA_EVENT_LOSS)`,
-//!   `CongestionStateSet(CA_LOSS)`, state Loss, `m_recover = m_highTxMark`, `cwnd = 1 MSS`.
-//!
-//! The sender is always cwnd-limited: after every step `nextTx = max(nextTx, lastAcked + cwnd)`,
-//! `highTxMark = nextTx`, `bytesInFlight = cwnd`, `isCwndLimited = true`. `tcb.now` is the step's
-//! `t_s`; timers an algorithm schedules for itself (Westwood+ `EstimateBW`) run at their own time
-//! when it falls strictly before the next step (a step at the same instant runs first, as the
-//! vector generator schedules its steps before any algorithm timer).
+//! - **Sender model** (*format*): after every step `nextTx = max(nextTx, lastAcked + cwnd)`,
+//!   `highTxMark = nextTx`, `bytesInFlight = cwnd`, `isCwndLimited = true`. `init` runs
+//!   `Init(tcb)` with that model already applied (`highTxMark = initial cwnd`).
+//! - **New ACK in Open** — `ProcessAck`, final `else` branch: `PktsAcked(m_tcb, segsAcked,
+//!   m_tcb->m_srtt)`, then (state Open) `IncreaseWindow(m_tcb, segsAcked)`. The RTT passed is
+//!   the smoothed RTT `m_srtt`; here every `ack` sets `lastRtt = srtt = rtt` and
+//!   `minRtt = min(minRtt, rtt)`.
+//! - **New ACK in Disorder** — same branch: `PktsAcked(segsAcked − oldDupAckCount)` when
+//!   `segsAcked >= oldDupAckCount`, `CongestionStateSet(CA_OPEN)`, state Open, `IncreaseWindow`.
+//! - **Duplicate ACK** — `DupAck`: nothing in Loss (early `return`); in Open
+//!   `CongestionStateSet(CA_DISORDER)` with `m_dupAckCount = 1`; in Disorder, at
+//!   `m_dupAckCount == m_retxThresh` (3) `EnterRecovery`: `m_recover = m_highTxMark`,
+//!   `CongestionStateSet(CA_RECOVERY)`, state Recovery, `m_ssThresh = GetSsThresh(m_tcb,
+//!   bytesInFlight)`, then `TcpClassicRecovery::EnterRecovery` sets `cwnd = ssthresh`
+//!   (`tcp-recovery-ops.cc`). *Format*: `bytesInFlight` is cwnd (ns-3 without SACK passes
+//!   `BytesInFlight() + segmentSize`). Back in `ProcessAck`, a dupACK then gets
+//!   `PktsAcked(m_tcb, 1, m_tcb->m_srtt)` ("Artificially call PktsAcked"); *format*: not in Loss.
+//! - **Partial ACK in Recovery** — `ProcessAck`, `ackNumber < m_recover && CA_RECOVERY`:
+//!   `PktsAcked(m_tcb, 1, m_tcb->m_srtt)` only (classic recovery's `DoRecovery` leaves cwnd
+//!   alone here because the model keeps `bytesInFlight = cwnd`).
+//! - **Full ACK in Recovery** (`fullack`) — `ProcessAck`, `CA_RECOVERY` exit: `PktsAcked(segs)`,
+//!   `CwndEvent(CA_EVENT_COMPLETE_CWR)`, `CongestionStateSet(CA_OPEN)`, state Open, then
+//!   `m_cWnd = m_ssThresh` (`exitedFastRecovery`) and `IncreaseWindow(segs)`. *Format*: `segs`
+//!   is `max(1, ceil((recover − lastAcked)/MSS))` and lastAcked advances by `segs·MSS`.
+//! - **New ACK in Loss** — `ProcessAck`: below `m_recover`, `PktsAcked` + `IncreaseWindow`; at or
+//!   past it, `PktsAcked`, `CongestionStateSet(CA_OPEN)`, state Open, `IncreaseWindow`.
+//!   *Format*: the segment count is the ACK's (ns-3 recounts from `m_recover`).
+//! - **Retransmission timeout** — `ReTxTimeout`: `m_recover = m_highTxMark`;
+//!   `m_ssThresh = GetSsThresh(m_tcb, inFlightBeforeRto)` unless already in Loss with the head
+//!   retransmitted (always the case on a second timeout in a row); then
+//!   `CwndEvent(CA_EVENT_LOSS)`, `CongestionStateSet(CA_LOSS)`, state Loss, `m_cWnd =
+//!   segmentSize`. *Format*: the in-flight value is cwnd.
+//! - **Algorithm timers** (Westwood+ `EstimateBW`, scheduled with `Simulator::Schedule`): a
+//!   timer due at or before a step's `t_s` runs first, at its own time; at equal times the timer
+//!   precedes the step (the vectors require it).
 
 use crate::{build, CaEvent, CcaError, CongState, CongestionOps, TcpState};
 use ccsim_core::Time;

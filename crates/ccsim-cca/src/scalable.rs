@@ -107,3 +107,21 @@ impl CongestionOps for Scalable {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_segment_per_ai_factor_acks_and_one_eighth_backoff() {
+        let mut s = Scalable::default();
+        let mut tcb = TcpState::new(1000, 100, 1000);
+        for _ in 0..49 {
+            s.increase_window(&mut tcb, 1);
+        }
+        assert_eq!(tcb.cwnd, 100_000);
+        s.increase_window(&mut tcb, 1);
+        assert_eq!(tcb.cwnd, 101_000);
+        assert_eq!(s.ssthresh(&tcb, 80_000), 70_000);
+    }
+}

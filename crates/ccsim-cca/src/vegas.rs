@@ -193,3 +193,27 @@ impl CongestionOps for Vegas {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decreases_when_queue_exceeds_beta() {
+        let mut vegas = Vegas::default();
+        let mut tcb = TcpState::new(1000, 20, 10_000);
+        tcb.next_tx_seq = 20_000;
+        // baseRtt 100 ms, this RTT's minimum 200 ms: target = 10, diff = 10 > beta.
+        vegas.pkts_acked(&mut tcb, 1, Time::from_millis(100));
+        vegas.min_rtt = None;
+        for _ in 0..3 {
+            vegas.pkts_acked(&mut tcb, 1, Time::from_millis(200));
+        }
+        tcb.last_acked_seq = 1;
+        vegas.beg_snd_nxt = 0;
+        vegas.increase_window(&mut tcb, 1);
+        assert_eq!(tcb.cwnd, 19_000);
+        // ssthresh = max(min(10000, cwnd − MSS), 2·MSS), then raised to 3/4 of cwnd.
+        assert_eq!(tcb.ssthresh, 14_250);
+    }
+}

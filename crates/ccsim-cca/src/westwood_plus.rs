@@ -158,3 +158,27 @@ impl CongestionOps for WestwoodPlus {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_bandwidth_one_rtt_after_the_first_ack() {
+        let mut w = WestwoodPlus::new(WestwoodPlusConfig {
+            filter_type: FilterType::None,
+        });
+        let mut tcb = TcpState::new(1000, 10, u32::MAX);
+        tcb.now = Time::from_millis(10);
+        w.pkts_acked(&mut tcb, 5, Time::from_millis(100));
+        assert_eq!(w.next_timer(), Some(Time::from_millis(110)));
+        w.pkts_acked(&mut tcb, 5, Time::from_millis(100));
+        tcb.now = Time::from_millis(110);
+        w.on_timer(&mut tcb);
+        assert_eq!(w.next_timer(), None);
+        // 10 segments of 1000 B in 100 ms = 800 kb/s.
+        assert_eq!(w.estimated_bw_bps(), 800_000);
+        tcb.min_rtt = Some(Time::from_millis(100));
+        assert_eq!(w.ssthresh(&tcb, 0), 10_000);
+    }
+}

@@ -276,3 +276,22 @@ impl CongestionOps for Yeah {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loss_reduction_uses_last_queue_or_an_eighth() {
+        let mut y = Yeah::default();
+        let tcb = TcpState::new(1000, 100, 1000);
+        // No queue estimate yet: reduction = flight/8 segments.
+        assert_eq!(y.ssthresh(&tcb, 80_000), 70_000);
+        y.last_q = 30;
+        assert_eq!(y.ssthresh(&tcb, 80_000), 50_000);
+        // Never more than half, never below two segments.
+        y.last_q = 1000;
+        assert_eq!(y.ssthresh(&tcb, 80_000), 40_000);
+        assert_eq!(y.ssthresh(&tcb, 2_000), 2_000);
+    }
+}
