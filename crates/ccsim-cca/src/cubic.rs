@@ -284,7 +284,9 @@ impl Cubic {
             }
         };
 
-        // t = Now + delayMin - epochStart, in ns-3 Time (signed 64-bit ns).
+        // t = Now + delayMin - epochStart, in ns-3 Time (signed 64-bit ns). PktsAcked always
+        // runs before IncreaseWindow, so delayMin is set here; ns-3 would add Time::Min() if it
+        // were not (a meaningless huge negative t), ccsim adds zero.
         let delay_min = self.delay_min.map_or(0, |d| d.as_nanos() as i64);
         let t = seconds_i64(tcb.now.as_nanos() as i64 + delay_min - epoch_start.as_nanos() as i64);
         let offs = if t < self.bic_k {
@@ -389,7 +391,8 @@ impl CongestionOps for Cubic {
         "TcpCubic"
     }
 
-    /// `TcpCubic::Init`: starts the first HyStart round.
+    /// `TcpCubic::Init`: starts the first HyStart round (`HystartReset`). The ns-3.44 vectors do
+    /// not depend on it: the first slow-start ACK resets the round anyway (`m_endSeq` is 0).
     fn init(&mut self, tcb: &mut TcpState) {
         self.hystart_reset(tcb);
     }
