@@ -81,7 +81,11 @@ impl Simulation {
     pub fn summary(&self) -> Summary {
         let w = &self.world;
         let end = w.now();
-        let flows: Vec<_> = w.flows.iter().map(|f| flow_summary(f, end, &w.nodes)).collect();
+        let flows: Vec<_> = w
+            .flows
+            .iter()
+            .map(|f| flow_summary(f, end, &w.nodes))
+            .collect();
         let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_mbps).collect();
         let queues = w
             .links

@@ -6,9 +6,13 @@ use crate::error::ScenarioError;
 
 /// Parses a TOML scenario and applies the overrides in order.
 pub fn scenario_from_toml(text: &str, overrides: &[String]) -> Result<Scenario, ScenarioError> {
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| ScenarioError::new("", format!("not valid TOML: {}", e.message().trim()).to_string() + &line_hint(text, e.span())))?;
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        ScenarioError::new(
+            "",
+            format!("not valid TOML: {}", e.message().trim()).to_string()
+                + &line_hint(text, e.span()),
+        )
+    })?;
     let mut value = toml::Value::Table(table);
     for o in overrides {
         apply_override(&mut value, o)?;
@@ -50,11 +54,17 @@ fn scenario_from_value(value: toml::Value) -> Result<Scenario, ScenarioError> {
 /// `"x"`, `[1, 2]`) and as a string otherwise (`100Mbps`). Numeric segments index arrays.
 pub fn apply_override(root: &mut toml::Value, assignment: &str) -> Result<(), ScenarioError> {
     let (path, raw) = assignment.split_once('=').ok_or_else(|| {
-        ScenarioError::new("", format!("override `{assignment}` must look like key.path=value"))
+        ScenarioError::new(
+            "",
+            format!("override `{assignment}` must look like key.path=value"),
+        )
     })?;
     let path = path.trim();
     if path.is_empty() {
-        return Err(ScenarioError::new("", format!("override `{assignment}` has an empty key path")));
+        return Err(ScenarioError::new(
+            "",
+            format!("override `{assignment}` has an empty key path"),
+        ));
     }
     let raw = raw.trim();
     let value = format!("v = {raw}")
@@ -79,11 +89,17 @@ pub fn apply_override(root: &mut toml::Value, assignment: &str) -> Result<(), Sc
             }
             toml::Value::Array(a) => {
                 let idx: usize = seg.parse().map_err(|_| {
-                    ScenarioError::new(&so_far, format!("`{seg}` must be an index into the list (0..{})", a.len()))
+                    ScenarioError::new(
+                        &so_far,
+                        format!("`{seg}` must be an index into the list (0..{})", a.len()),
+                    )
                 })?;
                 let len = a.len();
                 let slot = a.get_mut(idx).ok_or_else(|| {
-                    ScenarioError::new(&so_far, format!("index {idx} is out of range: the list has {len} entries"))
+                    ScenarioError::new(
+                        &so_far,
+                        format!("index {idx} is out of range: the list has {len} entries"),
+                    )
                 })?;
                 if last {
                     *slot = value;
@@ -118,7 +134,11 @@ cca = "cubic"
     fn overrides_set_nested_and_indexed_keys() {
         let s = scenario_from_toml(
             MINI,
-            &["dumbbell.bottleneck.rate=50Mbps".into(), "flows.0.cca=newreno".into(), "run.seed=7".into()],
+            &[
+                "dumbbell.bottleneck.rate=50Mbps".into(),
+                "flows.0.cca=newreno".into(),
+                "run.seed=7".into(),
+            ],
         )
         .unwrap();
         assert_eq!(s.dumbbell.unwrap().bottleneck.rate.bps(), 50_000_000);
@@ -137,7 +157,10 @@ cca = "cubic"
     fn bad_value_names_path_and_value() {
         let e = scenario_from_toml(MINI, &["dumbbell.bottleneck.rate=-5Mbps".into()]).unwrap_err();
         assert_eq!(e.path, "dumbbell.bottleneck.rate");
-        assert!(e.message.contains("-5Mbps") && e.message.contains("positive"), "{e}");
+        assert!(
+            e.message.contains("-5Mbps") && e.message.contains("positive"),
+            "{e}"
+        );
     }
 
     #[test]

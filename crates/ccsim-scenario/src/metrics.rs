@@ -24,7 +24,8 @@ pub struct FlowMetrics {
 
 impl FlowMetrics {
     pub fn record_rtt(&mut self, sample: Time) {
-        self.rtt_us.push((sample.as_nanos() / 1000).min(u32::MAX as u64) as u32);
+        self.rtt_us
+            .push((sample.as_nanos() / 1000).min(u32::MAX as u64) as u32);
     }
 }
 
@@ -100,7 +101,8 @@ impl Series {
             fs.flow.push(f.id);
             fs.cwnd_bytes.push(tcb.cwnd as u64);
             fs.ssthresh_bytes.push(tcb.ssthresh as u64);
-            fs.srtt_ms.push(f.sender.srtt().map_or(f64::NAN, |s| s.as_millis_f64()));
+            fs.srtt_ms
+                .push(f.sender.srtt().map_or(f64::NAN, |s| s.as_millis_f64()));
             fs.bytes_in_flight.push(tcb.bytes_in_flight as u64);
             fs.delivered_bytes.push(delivered);
             let gp = if dt > 0.0 {
@@ -127,7 +129,10 @@ impl Series {
 
     /// Takes the rows collected so far.
     pub fn drain(&mut self) -> (FlowSeries, QueueSeries) {
-        (std::mem::take(&mut self.flow), std::mem::take(&mut self.queue))
+        (
+            std::mem::take(&mut self.flow),
+            std::mem::take(&mut self.queue),
+        )
     }
 }
 
@@ -183,8 +188,19 @@ pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {
     let finish = f.metrics.finish;
     let stop = finish.unwrap_or(end);
     let span = stop.saturating_sub(f.start).as_secs_f64();
-    let mbps = |bytes: u64| if span > 0.0 { bytes as f64 * 8.0 / span / 1e6 } else { 0.0 };
-    let mut rtts: Vec<f64> = f.metrics.rtt_us.iter().map(|&u| u as f64 / 1000.0).collect();
+    let mbps = |bytes: u64| {
+        if span > 0.0 {
+            bytes as f64 * 8.0 / span / 1e6
+        } else {
+            0.0
+        }
+    };
+    let mut rtts: Vec<f64> = f
+        .metrics
+        .rtt_us
+        .iter()
+        .map(|&u| u as f64 / 1000.0)
+        .collect();
     rtts.sort_by(|a, b| a.total_cmp(b));
     let mean = (!rtts.is_empty()).then(|| rtts.iter().sum::<f64>() / rtts.len() as f64);
     let delivered = f.receiver.delivered_bytes();

@@ -12,7 +12,14 @@ fn split_number(s: &str) -> Option<(f64, &str)> {
     let end = s
         .char_indices()
         .find(|&(i, c)| {
-            !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || ((c == 'e' || c == 'E') && i > 0 && s[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+')))
+            !(c.is_ascii_digit()
+                || c == '.'
+                || c == '-'
+                || c == '+'
+                || ((c == 'e' || c == 'E')
+                    && i > 0
+                    && s[i + 1..]
+                        .starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+')))
         })
         .map(|(i, _)| i)
         .unwrap_or(s.len());
@@ -28,13 +35,23 @@ impl Rate {
     pub const UNITS: &'static str = "bps, kbps, Mbps, Gbps (also Kbps, kb/s, Mb/s, Gb/s, bit/s)";
 
     pub fn parse(s: &str) -> Result<Rate, String> {
-        let (v, unit) = split_number(s).ok_or_else(|| format!("`{s}` is not a rate; write a number with a unit ({})", Self::UNITS))?;
+        let (v, unit) = split_number(s).ok_or_else(|| {
+            format!(
+                "`{s}` is not a rate; write a number with a unit ({})",
+                Self::UNITS
+            )
+        })?;
         let mult = match unit {
             "" | "bps" | "b/s" | "bit/s" => 1.0,
             "kbps" | "Kbps" | "kb/s" | "Kb/s" | "kbit/s" => 1e3,
             "Mbps" | "mbps" | "Mb/s" | "Mbit/s" => 1e6,
             "Gbps" | "gbps" | "Gb/s" | "Gbit/s" => 1e9,
-            _ => return Err(format!("unknown rate unit `{unit}` in `{s}`; allowed: {}", Self::UNITS)),
+            _ => {
+                return Err(format!(
+                    "unknown rate unit `{unit}` in `{s}`; allowed: {}",
+                    Self::UNITS
+                ))
+            }
         };
         Self::from_bps_f64(v * mult, s)
     }
@@ -72,14 +89,24 @@ impl Duration {
     pub const UNITS: &'static str = "ns, us, ms, s, min";
 
     pub fn parse(s: &str) -> Result<Duration, String> {
-        let (v, unit) = split_number(s).ok_or_else(|| format!("`{s}` is not a duration; write a number with a unit ({})", Self::UNITS))?;
+        let (v, unit) = split_number(s).ok_or_else(|| {
+            format!(
+                "`{s}` is not a duration; write a number with a unit ({})",
+                Self::UNITS
+            )
+        })?;
         let mult = match unit {
             "" | "s" | "sec" => 1.0,
             "ms" => 1e-3,
             "us" | "µs" => 1e-6,
             "ns" => 1e-9,
             "min" => 60.0,
-            _ => return Err(format!("unknown time unit `{unit}` in `{s}`; allowed: {}", Self::UNITS)),
+            _ => {
+                return Err(format!(
+                    "unknown time unit `{unit}` in `{s}`; allowed: {}",
+                    Self::UNITS
+                ))
+            }
         };
         Self::from_secs_f64(v * mult, s)
     }
@@ -101,11 +128,22 @@ impl Duration {
 pub struct Bytes(pub u64);
 
 impl Bytes {
-    pub const UNITS: &'static str = "B, kB, MB, GB (powers of 1000), KiB, MiB, GiB (powers of 1024)";
+    pub const UNITS: &'static str =
+        "B, kB, MB, GB (powers of 1000), KiB, MiB, GiB (powers of 1024)";
 
     pub fn parse(s: &str) -> Result<Bytes, String> {
-        let (v, unit) = split_number(s).ok_or_else(|| format!("`{s}` is not a size; write a number with a unit ({})", Self::UNITS))?;
-        let mult = Self::unit_multiplier(unit).ok_or_else(|| format!("unknown size unit `{unit}` in `{s}`; allowed: {}", Self::UNITS))?;
+        let (v, unit) = split_number(s).ok_or_else(|| {
+            format!(
+                "`{s}` is not a size; write a number with a unit ({})",
+                Self::UNITS
+            )
+        })?;
+        let mult = Self::unit_multiplier(unit).ok_or_else(|| {
+            format!(
+                "unknown size unit `{unit}` in `{s}`; allowed: {}",
+                Self::UNITS
+            )
+        })?;
         Self::from_f64(v * mult, s)
     }
 
@@ -142,7 +180,8 @@ impl QueueSize {
     pub const UNITS: &'static str = "packets (`333p` or a bare number), bytes (`500000B`, `7MB`), or bandwidth-delay products (`1bdp`)";
 
     pub fn parse(s: &str) -> Result<QueueSize, String> {
-        let (v, unit) = split_number(s).ok_or_else(|| format!("`{s}` is not a queue size; allowed: {}", Self::UNITS))?;
+        let (v, unit) = split_number(s)
+            .ok_or_else(|| format!("`{s}` is not a queue size; allowed: {}", Self::UNITS))?;
         let q = match unit {
             "" | "p" | "packets" => QueueSize::Packets(Self::whole(v, s)?),
             "bdp" | "BDP" => {
@@ -153,7 +192,12 @@ impl QueueSize {
             }
             u => match Bytes::unit_multiplier(u) {
                 Some(m) => QueueSize::Bytes(Self::whole(v * m, s)?),
-                None => return Err(format!("unknown queue size unit `{u}` in `{s}`; allowed: {}", Self::UNITS)),
+                None => {
+                    return Err(format!(
+                        "unknown queue size unit `{u}` in `{s}`; allowed: {}",
+                        Self::UNITS
+                    ))
+                }
             },
         };
         Ok(q)
@@ -161,7 +205,9 @@ impl QueueSize {
 
     fn whole(v: f64, s: &str) -> Result<u64, String> {
         if !v.is_finite() || v < 1.0 {
-            return Err(format!("queue size must be at least 1 packet or byte, got `{s}`"));
+            return Err(format!(
+                "queue size must be at least 1 packet or byte, got `{s}`"
+            ));
         }
         Ok(v.round() as u64)
     }
@@ -222,7 +268,13 @@ unit_serde!(
 unit_serde!(
     QueueSize,
     "a queue size such as \"1bdp\", \"333p\" or \"500kB\"",
-    |v: f64| if v.fract() == 0.0 { QueueSize::whole(v, &v.to_string()).map(QueueSize::Packets) } else { Err(format!("queue size in packets must be a whole number, got {v}")) },
+    |v: f64| if v.fract() == 0.0 {
+        QueueSize::whole(v, &v.to_string()).map(QueueSize::Packets)
+    } else {
+        Err(format!(
+            "queue size in packets must be a whole number, got {v}"
+        ))
+    },
     |q: &QueueSize| match q {
         QueueSize::Packets(n) => format!("{n}p"),
         QueueSize::Bytes(b) => format!("{b}B"),
@@ -246,8 +298,14 @@ mod tests {
 
     #[test]
     fn durations_and_sizes() {
-        assert_eq!(Duration::parse("20ms").unwrap().time(), Time::from_millis(20));
-        assert_eq!(Duration::parse("1.5").unwrap().time(), Time::from_millis(1500));
+        assert_eq!(
+            Duration::parse("20ms").unwrap().time(),
+            Time::from_millis(20)
+        );
+        assert_eq!(
+            Duration::parse("1.5").unwrap().time(),
+            Time::from_millis(1500)
+        );
         assert!(Duration::parse("-1s").is_err());
         assert_eq!(Bytes::parse("4MB").unwrap(), Bytes(4_000_000));
         assert_eq!(Bytes::parse("2MiB").unwrap(), Bytes(2 << 20));
@@ -256,7 +314,10 @@ mod tests {
     #[test]
     fn queue_sizes() {
         assert_eq!(QueueSize::parse("333p").unwrap(), QueueSize::Packets(333));
-        assert_eq!(QueueSize::parse("7MB").unwrap(), QueueSize::Bytes(7_000_000));
+        assert_eq!(
+            QueueSize::parse("7MB").unwrap(),
+            QueueSize::Bytes(7_000_000)
+        );
         assert_eq!(QueueSize::parse("1bdp").unwrap(), QueueSize::Bdp(1.0));
         assert!(QueueSize::parse("0p").unwrap_err().contains("at least 1"));
         assert!(QueueSize::parse("0").is_err());

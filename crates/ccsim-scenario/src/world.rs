@@ -191,7 +191,9 @@ impl World {
     fn pump_sender(&mut self, now: Time, f: u32) {
         loop {
             let flow = &mut self.flows[f as usize];
-            let Some(seg) = flow.sender.poll_transmit(now) else { break };
+            let Some(seg) = flow.sender.poll_transmit(now) else {
+                break;
+            };
             let (src, dst) = (flow.src, flow.dst);
             self.inject(now, src, dst, f, true, seg);
         }
@@ -208,7 +210,9 @@ impl World {
     fn pump_receiver(&mut self, now: Time, f: u32) {
         loop {
             let flow = &mut self.flows[f as usize];
-            let Some(seg) = flow.receiver.poll_transmit(now) else { break };
+            let Some(seg) = flow.receiver.poll_transmit(now) else {
+                break;
+            };
             let (src, dst) = (flow.dst, flow.src);
             self.inject(now, src, dst, f, false, seg);
         }
@@ -222,7 +226,15 @@ impl World {
         }
     }
 
-    fn inject(&mut self, now: Time, src: NodeId, dst: NodeId, flow: u32, to_receiver: bool, seg: TcpSegment) {
+    fn inject(
+        &mut self,
+        now: Time,
+        src: NodeId,
+        dst: NodeId,
+        flow: u32,
+        to_receiver: bool,
+        seg: TcpSegment,
+    ) {
         let packet = Packet {
             src,
             dst,
@@ -261,7 +273,9 @@ impl World {
 
     fn tx_done(&mut self, now: Time, l: LinkId) {
         let link = &mut self.links[l.0 as usize];
-        let Some(id) = link.in_service.take() else { return };
+        let Some(id) = link.in_service.take() else {
+            return;
+        };
         link.tx_packets += 1;
         link.tx_bytes += self.packets.get(id).ip_bytes as u64;
         let arrive = now + link.delay;
@@ -280,7 +294,11 @@ impl World {
         let flow = &mut self.flows[f as usize];
         if packet.to_receiver {
             flow.receiver.on_segment(now, &packet.tcp);
-            if flow.metrics.finish.is_none() && flow.bytes.is_some_and(|b| flow.receiver.delivered_bytes() >= b) {
+            if flow.metrics.finish.is_none()
+                && flow
+                    .bytes
+                    .is_some_and(|b| flow.receiver.delivered_bytes() >= b)
+            {
                 flow.metrics.finish = Some(now);
             }
             self.pump_receiver(now, f);

@@ -79,6 +79,9 @@ impl TcpReceiver {
             self.last_ts_seen = seg.ts_val;
             self.syn_ack_due = true;
             self.established = true;
+            // ns-3 `ProcessSynRcvd` sets m_delAckCount = m_delAckMaxCount on establishment,
+            // so the first data segment is acknowledged at once.
+            self.delack_count = self.cfg.delack_count;
             return;
         }
         if !self.established || seg.payload == 0 {

@@ -68,6 +68,8 @@ pub struct TcpSender {
     recover_active: bool,
     /// Retransmit the head at once, bypassing cwnd (fast retransmit / partial ACK).
     force_head_retx: bool,
+    /// The next partial ACK is the first of this recovery episode (ns-3 `m_isFirstPartialAck`).
+    first_partial_ack: bool,
     bytes_acked_not_processed: u32,
     /// Earliest time the pacer allows the next segment.
     pacing_release: Time,
@@ -108,11 +110,22 @@ impl TcpSender {
             recover: 0,
             recover_active: false,
             force_head_retx: false,
+            first_partial_ack: true,
             bytes_acked_not_processed: 0,
             pacing_release: Time::ZERO,
             last_ack_rtt_sample: None,
             stats: SenderStats::default(),
         }
+    }
+
+    /// One line of internal state, for debugging.
+    pub fn debug_line(&self) -> String {
+        format!(
+            "cwnd={} ssth={} srtt={:?} una={} next={} high={} rwnd={} out={} sacked={} lost={} pipe={} rto_at={:?} recover={} dupacks={} state={:?}",
+            self.tcb.cwnd, self.tcb.ssthresh, self.tcb.srtt, self.tcb.last_acked_seq, self.tcb.next_tx_seq, self.tcb.high_tx_mark, self.rwnd,
+            self.sb.outstanding_bytes(), self.sb.sacked_bytes(), self.sb.lost_bytes(),
+            self.sb.bytes_in_flight(), self.rto_deadline, self.recover, self.dupacks, self.tcb.cong_state
+        )
     }
 
     pub fn cca_name(&self) -> &'static str {
@@ -389,7 +402,12 @@ impl TcpSender {
                 self.force_head_retx = true;
             }
             self.cca.pkts_acked(&mut self.tcb, 1, srtt);
-            self.restart_rto(now);
+            // RFC 6582 §3.2 step 3 ("impatient" variant, as ns-3): only the first partial ACK
+            // of an episode re-arms the retransmission timer.
+            if self.first_partial_ack {
+                self.first_partial_ack = false;
+                self.restart_rto(now);
+            }
         } else if state == CongState::Loss && ack < self.recover {
             self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
             self.cca.increase_window(&mut self.tcb, segs_acked);
@@ -414,9 +432,11 @@ impl TcpSender {
                     self.cca.cwnd_event(&mut self.tcb, CaEvent::CompleteCwr);
                     self.set_state(CongState::Open);
                     exited_recovery = true;
+                    self.first_partial_ack = true;
                     self.dupacks = 0;
                 }
                 CongState::Loss => {
+                    self.first_partial_ack = true;
                     segs_acked = ((ack - self.recover) / mss as u64) as u32;
                     self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
                     self.set_state(CongState::Open);
