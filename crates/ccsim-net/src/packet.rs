@@ -1,0 +1,224 @@
+//! Packets, the TCP segment header they carry, and how many bytes they occupy on the wire.
+//!
+//! Wire size follows ns-3.44 (what its point-to-point devices serialise):
+//! PPP header 2 B + IPv4 header 20 B + TCP header 20 B + TCP options padded to a multiple
+//! of 4 B (`TcpHeader::GetSerializedSize`). Options: timestamps 10 B on every segment once
+//! negotiated; SACK 2 + 8·n B on ACKs that report n blocks; SYNs carry MSS (4), SACK-permitted
+//! (2), window scale (3) and timestamps (10). A full data segment with MSS 1448 is therefore
+//! 1448 + 12 + 20 + 20 + 2 = 1502 B on the wire.
+
+/// Index of a node in the world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+/// Index of a packet in the [`PacketArena`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PacketId(pub u32);
+
+/// Bytes of IPv4 header.
+pub const IPV4_HEADER_BYTES: u32 = 20;
+/// Bytes of TCP header without options.
+pub const TCP_HEADER_BYTES: u32 = 20;
+/// Bytes of the timestamps option (RFC 7323).
+pub const TS_OPTION_BYTES: u32 = 10;
+/// Maximum TCP option space.
+pub const MAX_OPTION_BYTES: u32 = 40;
+
+/// TCP flags used by the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpFlags(pub u8);
+
+impl TcpFlags {
+    pub const SYN: u8 = 0x02;
+    pub const ACK: u8 = 0x10;
+    pub const FIN: u8 = 0x01;
+    pub fn has(self, flag: u8) -> bool {
+        self.0 & flag != 0
+    }
+}
+
+/// Up to four SACK blocks `[start, end)` in byte sequence space, most recent first (RFC 2018).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    blocks: [(u64, u64); 4],
+    len: u8,
+}
+
+impl SackBlocks {
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Appends a block; ignored when already full.
+    pub fn push(&mut self, start: u64, end: u64) {
+        if (self.len as usize) < self.blocks.len() {
+            self.blocks[self.len as usize] = (start, end);
+            self.len += 1;
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.blocks[..self.len as usize]
+    }
+    /// Most blocks that fit in the option space next to the other options (ns-3
+    /// `TcpSocketBase::AddOptionSack`: (space left − 2) / 8).
+    pub fn max_blocks(other_option_bytes: u32) -> usize {
+        ((MAX_OPTION_BYTES - other_option_bytes).saturating_sub(2) / 8).min(4) as usize
+    }
+}
+
+/// The TCP header fields ccsim models. Sequence numbers are 64-bit byte offsets (no wrap).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpSegment {
+    pub flags: TcpFlags,
+    /// First payload byte (or the SYN's sequence number).
+    pub seq: u64,
+    /// Cumulative acknowledgement (next byte expected), valid with the ACK flag.
+    pub ack: u64,
+    /// Payload bytes.
+    pub payload: u32,
+    /// Receive window advertised, in bytes.
+    pub window: u64,
+    /// Timestamp value (in the sender's timestamp clock ticks), when timestamps are on.
+    pub ts_val: u32,
+    /// Timestamp echo reply.
+    pub ts_ecr: u32,
+    pub timestamps: bool,
+    pub sack: SackBlocks,
+    /// SYN options: SACK permitted.
+    pub sack_permitted: bool,
+    /// Set by the sender on retransmitted data (for probes only; not on the wire).
+    pub retransmission: bool,
+}
+
+impl TcpSegment {
+    /// TCP header bytes including options padded to 4 bytes.
+    pub fn header_bytes(&self) -> u32 {
+        let mut opts = 0;
+        if self.timestamps {
+            opts += TS_OPTION_BYTES;
+        }
+        if self.flags.has(TcpFlags::SYN) {
+            opts += 4 + 3; // MSS, window scale
+            if self.sack_permitted {
+                opts += 2;
+            }
+        }
+        if !self.sack.is_empty() {
+            opts += 2 + 8 * self.sack.len() as u32;
+        }
+        TCP_HEADER_BYTES + opts.div_ceil(4) * 4
+    }
+
+    /// IP packet size: IPv4 + TCP header + payload (excluding the link-layer header).
+    pub fn ip_bytes(&self) -> u32 {
+        IPV4_HEADER_BYTES + self.header_bytes() + self.payload
+    }
+}
+
+/// A packet in flight: addressing plus the TCP segment it carries.
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// Flow index; `to_receiver` tells which endpoint of the flow it is addressed to.
+    pub flow: u32,
+    pub to_receiver: bool,
+    /// IP bytes (link layers add their own header when they transmit).
+    pub ip_bytes: u32,
+    pub tcp: TcpSegment,
+}
+
+/// Slab of packets with a free list: no heap allocation per packet in steady state.
+#[derive(Default)]
+pub struct PacketArena {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+}
+
+impl PacketArena {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn insert(&mut self, packet: Packet) -> PacketId {
+        if let Some(i) = self.free.pop() {
+            self.slots[i as usize] = packet;
+            PacketId(i)
+        } else {
+            self.slots.push(packet);
+            PacketId(self.slots.len() as u32 - 1)
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.slots[id.0 as usize]
+    }
+
+    /// Releases the slot; the packet's contents are returned.
+    pub fn remove(&mut self, id: PacketId) -> Packet {
+        self.free.push(id.0);
+        self.slots[id.0 as usize]
+    }
+
+    /// Packets currently alive.
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_data_segment_is_1500_ip_bytes() {
+        let seg = TcpSegment {
+            payload: 1448,
+            timestamps: true,
+            flags: TcpFlags(TcpFlags::ACK),
+            ..Default::default()
+        };
+        assert_eq!(seg.header_bytes(), 32);
+        assert_eq!(seg.ip_bytes(), 1500);
+    }
+
+    #[test]
+    fn sack_blocks_fit_next_to_timestamps() {
+        assert_eq!(SackBlocks::max_blocks(TS_OPTION_BYTES), 3);
+        assert_eq!(SackBlocks::max_blocks(0), 4);
+        let mut seg = TcpSegment {
+            timestamps: true,
+            flags: TcpFlags(TcpFlags::ACK),
+            ..Default::default()
+        };
+        seg.sack.push(10, 20);
+        seg.sack.push(30, 40);
+        seg.sack.push(50, 60);
+        // 10 + 2 + 24 = 36 option bytes.
+        assert_eq!(seg.header_bytes(), 56);
+    }
+
+    #[test]
+    fn arena_reuses_slots() {
+        let mut a = PacketArena::new();
+        let p = Packet {
+            src: NodeId(0),
+            dst: NodeId(1),
+            flow: 0,
+            to_receiver: true,
+            ip_bytes: 40,
+            tcp: TcpSegment::default(),
+        };
+        let x = a.insert(p);
+        a.remove(x);
+        let y = a.insert(p);
+        assert_eq!(x, y);
+        assert_eq!(a.live(), 1);
+    }
+}

@@ -1,0 +1,194 @@
+//! `ccsim._ccsim`: the native module behind the `ccsim` Python package. It only converts
+//! types and maps errors; everything a user touches lives in `python/ccsim`.
+//! Runs release the GIL; a Rust panic surfaces as a Python exception, never an abort.
+
+use ccsim_core::Time;
+use ccsim_scenario::{scenario_from_json, scenario_from_toml, Scenario, ScenarioError, Simulation};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::sync::{Mutex, MutexGuard};
+
+create_exception!(
+    _ccsim,
+    ScenarioErrorPy,
+    PyValueError,
+    "A scenario is invalid: the message names the key path, the value and what is allowed."
+);
+
+fn scenario_err(e: ScenarioError) -> PyErr {
+    ScenarioErrorPy::new_err((e.to_string(), e.path.clone(), e.message.clone()))
+}
+
+/// A scenario built and ready to run; advance it with `run_until`.
+#[pyclass(name = "Simulation", module = "ccsim._ccsim")]
+struct PySimulation {
+    // A Mutex makes the class Sync (PyO3 requires it); runs hold it without the GIL.
+    inner: Mutex<Simulation>,
+}
+
+fn make(scenario: Scenario) -> PyResult<PySimulation> {
+    Simulation::new(scenario)
+        .map(|s| PySimulation {
+            inner: Mutex::new(s),
+        })
+        .map_err(scenario_err)
+}
+
+impl PySimulation {
+    fn sim(&self) -> MutexGuard<'_, Simulation> {
+        // A panic inside a run poisons the lock; the state is still readable.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[pymethods]
+impl PySimulation {
+    /// Builds a simulation from TOML text and `key.path=value` overrides.
+    #[staticmethod]
+    #[pyo3(signature = (text, overrides=Vec::new()))]
+    fn from_toml(text: &str, overrides: Vec<String>) -> PyResult<Self> {
+        make(scenario_from_toml(text, &overrides).map_err(scenario_err)?)
+    }
+
+    /// Builds a simulation from JSON text (same schema as TOML).
+    #[staticmethod]
+    #[pyo3(signature = (text, overrides=Vec::new()))]
+    fn from_json(text: &str, overrides: Vec<String>) -> PyResult<Self> {
+        make(scenario_from_json(text, &overrides).map_err(scenario_err)?)
+    }
+
+    #[getter]
+    fn duration_s(&self) -> f64 {
+        self.sim().duration().as_secs_f64()
+    }
+
+    #[getter]
+    fn now_s(&self) -> f64 {
+        self.sim().now().as_secs_f64()
+    }
+
+    #[getter]
+    fn events(&self) -> u64 {
+        self.sim().events()
+    }
+
+    #[getter]
+    fn finished(&self) -> bool {
+        self.sim().is_finished()
+    }
+
+    /// Runs until simulated time `t_s` (seconds), without holding the GIL.
+    fn run_until(&self, py: Python<'_>, t_s: f64) -> PyResult<()> {
+        if !t_s.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "t_s must be a finite number of seconds, got {t_s}"
+            )));
+        }
+        let t = Time::from_secs_f64(t_s);
+        let inner = &self.inner;
+        py.allow_threads(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                inner.lock().unwrap_or_else(|p| p.into_inner()).run_until(t)
+            }))
+        })
+        .map_err(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            PyRuntimeError::new_err(format!(
+                "ccsim internal error (please report it with the scenario): {msg}"
+            ))
+        })
+    }
+
+    /// The summary at the current time, as JSON text.
+    fn summary_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.sim().summary())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// The scenario after defaults and overrides, as JSON text.
+    fn scenario_json(&self) -> PyResult<String> {
+        serde_json::to_string(self.sim().scenario())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    fn link_names(&self) -> Vec<String> {
+        self.sim().link_names()
+    }
+
+    /// Takes the time-series rows collected since the last call: two dicts (flows, queues)
+    /// mapping column name to (numpy dtype string, little-endian bytes).
+    fn drain_series<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let (f, q) = self.sim().drain_series();
+        let fd = PyDict::new(py);
+        let qd = PyDict::new(py);
+        fn put<'py, T: Copy>(
+            py: Python<'py>,
+            d: &Bound<'py, PyDict>,
+            name: &str,
+            dtype: &str,
+            v: &[T],
+            to_le: impl Fn(T) -> Vec<u8>,
+        ) -> PyResult<()> {
+            let mut bytes = Vec::with_capacity(v.len() * std::mem::size_of::<T>());
+            for &x in v {
+                bytes.extend_from_slice(&to_le(x));
+            }
+            d.set_item(name, (dtype, PyBytes::new(py, &bytes)))
+        }
+        let f64le = |x: f64| x.to_le_bytes().to_vec();
+        let u64le = |x: u64| x.to_le_bytes().to_vec();
+        let u32le = |x: u32| x.to_le_bytes().to_vec();
+        put(py, &fd, "t_s", "<f8", &f.t_s, f64le)?;
+        put(py, &fd, "flow", "<u4", &f.flow, u32le)?;
+        put(py, &fd, "cwnd_bytes", "<u8", &f.cwnd_bytes, u64le)?;
+        put(py, &fd, "ssthresh_bytes", "<u8", &f.ssthresh_bytes, u64le)?;
+        put(py, &fd, "srtt_ms", "<f8", &f.srtt_ms, f64le)?;
+        put(py, &fd, "bytes_in_flight", "<u8", &f.bytes_in_flight, u64le)?;
+        put(py, &fd, "delivered_bytes", "<u8", &f.delivered_bytes, u64le)?;
+        put(py, &fd, "goodput_mbps", "<f8", &f.goodput_mbps, f64le)?;
+        put(py, &fd, "retx_segments", "<u8", &f.retx_segments, u64le)?;
+        put(py, &fd, "cong_state", "u1", &f.cong_state, |x: u8| vec![x])?;
+        put(py, &qd, "t_s", "<f8", &q.t_s, f64le)?;
+        put(py, &qd, "link", "<u4", &q.link, u32le)?;
+        put(py, &qd, "packets", "<u8", &q.packets, u64le)?;
+        put(py, &qd, "bytes", "<u8", &q.bytes, u64le)?;
+        put(py, &qd, "drops", "<u8", &q.drops, u64le)?;
+        put(py, &qd, "rate_bps", "<u8", &q.rate_bps, u64le)?;
+        Ok((fd, qd))
+    }
+}
+
+/// Replays a unit-level CCA vector file (JSON text) through ccsim's algorithms and returns
+/// the same format with ccsim's values.
+#[pyfunction]
+fn replay_cca(text: &str) -> PyResult<String> {
+    ccsim_cca::replay::replay_str(text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// (short name, ns-3 TypeId) of every congestion-control algorithm.
+#[pyfunction]
+fn cca_algorithms() -> Vec<(String, String)> {
+    ccsim_cca::algorithm_names()
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[pymodule]
+fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySimulation>()?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioErrorPy>())?;
+    m.add_function(wrap_pyfunction!(replay_cca, m)?)?;
+    m.add_function(wrap_pyfunction!(cca_algorithms, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! Runs a scenario file and prints the summary JSON (a Rust-only driver for profiling):
+//! `cargo run --release --example run_scenario -- FILE.toml [key=value ...]`
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args
+        .next()
+        .expect("usage: run_scenario FILE.toml [key.path=value ...]");
+    let overrides: Vec<String> = args.collect();
+    let text = std::fs::read_to_string(&path).expect("cannot read scenario");
+    let scenario = match ccsim_scenario::scenario_from_toml(&text, &overrides) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut sim = match ccsim_scenario::Simulation::new(scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Ok(t) = std::env::var("CCSIM_DEBUG_AT") {
+        for t in t.split(',') {
+            sim.run_until(ccsim_core::Time::from_secs_f64(t.parse().unwrap()));
+            eprintln!("t={t} {}", sim.world().flows[0].sender.debug_line());
+        }
+    }
+    if std::env::var_os("CCSIM_SERIES").is_some() {
+        sim.run();
+        let (fs, _) = sim.drain_series();
+        for i in 0..fs.t_s.len() {
+            eprintln!(
+                "{:.3} f{} cwnd={} ssth={} srtt={:.1} inflight={} gp={:.1} retx={} st={}",
+                fs.t_s[i],
+                fs.flow[i],
+                fs.cwnd_bytes[i],
+                fs.ssthresh_bytes[i],
+                fs.srtt_ms[i],
+                fs.bytes_in_flight[i],
+                fs.goodput_mbps[i],
+                fs.retx_segments[i],
+                fs.cong_state[i]
+            );
+        }
+    } else {
+        sim.run();
+    }
+    println!("{}", serde_json::to_string_pretty(&sim.summary()).unwrap());
+}

@@ -1,0 +1,265 @@
+//! The scenario file schema (TOML or JSON). Every table rejects unknown keys; see
+//! `docs/scenario-reference.md` for each key, its unit and its default.
+
+use crate::units::{Bytes, Duration, QueueSize, Rate};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Free-form name, copied into the results.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub run: RunConfig,
+    /// TCP defaults for every flow (a flow's own `tcp` table overrides them).
+    #[serde(default)]
+    pub tcp: TcpOptions,
+    /// Template topology: senders — R1 — bottleneck — R2 — receivers.
+    #[serde(default)]
+    pub dumbbell: Option<Dumbbell>,
+    /// Explicit topology: nodes, links and (optional) static routes.
+    #[serde(default)]
+    pub nodes: Vec<NodeSpec>,
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    #[serde(default)]
+    pub routes: Vec<RouteSpec>,
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub output: OutputConfig,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Simulated time to run.
+    #[serde(default = "default_duration")]
+    pub duration: Duration,
+    /// Seed of every random stream of the run.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+}
+
+fn default_duration() -> Duration {
+    Duration(ccsim_core::Time::from_secs(10))
+}
+fn default_seed() -> u64 {
+    1
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            duration: default_duration(),
+            seed: default_seed(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputConfig {
+    /// Period of the time-series probes (cwnd, RTT, goodput, queue occupancy).
+    #[serde(default = "default_sample_interval")]
+    pub sample_interval: Duration,
+}
+
+fn default_sample_interval() -> Duration {
+    Duration(ccsim_core::Time::from_millis(10))
+}
+
+impl Default for OutputConfig {
+    fn default() -> Self {
+        OutputConfig {
+            sample_interval: default_sample_interval(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// ns-3.44 defaults (the papers' simulator).
+    #[default]
+    Ns3,
+    /// Linux-like defaults (min RTO 200 ms, 40 ms delayed ACK, MSS 1448, large buffers).
+    Linux,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Recovery {
+    Prr,
+    Classic,
+}
+
+/// TCP options; every key is optional and falls back to the profile's default.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpOptions {
+    pub profile: Option<Profile>,
+    /// Maximum segment size in bytes of payload.
+    pub mss: Option<u32>,
+    /// Initial congestion window in segments.
+    pub initial_cwnd: Option<u32>,
+    pub initial_ssthresh: Option<Bytes>,
+    pub min_rto: Option<Duration>,
+    pub initial_rto: Option<Duration>,
+    pub delack_count: Option<u32>,
+    pub delack_timeout: Option<Duration>,
+    pub sack: Option<bool>,
+    pub timestamps: Option<bool>,
+    pub limited_transmit: Option<bool>,
+    pub dupack_threshold: Option<u32>,
+    pub recovery: Option<Recovery>,
+    pub snd_buf: Option<Bytes>,
+    pub rcv_buf: Option<Bytes>,
+    pub pacing: Option<bool>,
+}
+
+impl TcpOptions {
+    /// `self` with every unset key taken from `base`.
+    pub fn or(&self, base: &TcpOptions) -> TcpOptions {
+        macro_rules! pick {
+            ($($f:ident),*) => { TcpOptions { $($f: self.$f.or(base.$f)),* } };
+        }
+        pick!(
+            profile,
+            mss,
+            initial_cwnd,
+            initial_ssthresh,
+            min_rto,
+            initial_rto,
+            delack_count,
+            delack_timeout,
+            sack,
+            timestamps,
+            limited_transmit,
+            dupack_threshold,
+            recovery,
+            snd_buf,
+            rcv_buf,
+            pacing
+        )
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dumbbell {
+    pub bottleneck: BottleneckSpec,
+    #[serde(default)]
+    pub access: AccessSpec,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BottleneckSpec {
+    pub rate: Rate,
+    pub delay: Duration,
+    /// Drop-tail capacity; `"1bdp"` = one bandwidth-delay product in full-size packets.
+    #[serde(default = "default_bottleneck_queue")]
+    pub queue: QueueSize,
+    /// Scheduled changes of rate and/or delay (both directions), e.g. a blockage.
+    #[serde(default)]
+    pub changes: Vec<LinkChangeSpec>,
+}
+
+fn default_bottleneck_queue() -> QueueSize {
+    QueueSize::Bdp(1.0)
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccessSpec {
+    /// Default: 10 × the bottleneck rate.
+    pub rate: Option<Rate>,
+    /// Default: 0.
+    pub delay: Option<Duration>,
+    /// Default: 100000 packets (never the bottleneck).
+    pub queue: Option<QueueSize>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkChangeSpec {
+    pub at: Duration,
+    pub rate: Option<Rate>,
+    pub delay: Option<Duration>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub name: Option<String>,
+    pub from: String,
+    pub to: String,
+    pub rate: Rate,
+    pub delay: Duration,
+    #[serde(default = "default_link_queue")]
+    pub queue: QueueSize,
+    /// Also create the reverse direction with the same parameters.
+    #[serde(default = "default_true")]
+    pub bidirectional: bool,
+    #[serde(default)]
+    pub changes: Vec<LinkChangeSpec>,
+}
+
+fn default_link_queue() -> QueueSize {
+    QueueSize::Packets(100) // ns-3 DropTailQueue default "100p"
+}
+fn default_true() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSpec {
+    /// Node where the entry is installed.
+    pub at: String,
+    /// Destination node.
+    pub dst: String,
+    /// Next-hop node (there must be a link at → via).
+    pub via: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    /// Congestion control: short name or ns-3 TypeId (see `ccsim cca list`).
+    #[serde(default = "default_cca")]
+    pub cca: String,
+    /// Algorithm parameters (names as the ns-3 attributes, snake_case).
+    #[serde(default)]
+    pub cca_params: toml::Table,
+    /// Identical flows to create from this entry.
+    #[serde(default = "default_count")]
+    pub count: u32,
+    /// Sender node (explicit topologies only; the dumbbell assigns s<i> → d<i>).
+    pub src: Option<String>,
+    pub dst: Option<String>,
+    #[serde(default)]
+    pub start: Option<Duration>,
+    /// Bytes to transfer (a file download); unset = unlimited bulk transfer.
+    pub bytes: Option<Bytes>,
+    /// Per-flow TCP overrides.
+    #[serde(default)]
+    pub tcp: TcpOptions,
+}
+
+fn default_cca() -> String {
+    "cubic".to_string()
+}
+fn default_count() -> u32 {
+    1
+}

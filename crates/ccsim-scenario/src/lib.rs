@@ -1,0 +1,116 @@
+//! ccsim-scenario: scenario files in, results out.
+//!
+//! ```text
+//! TOML/JSON text --load--> Scenario (typed, validated) --build--> World --run--> Summary + series
+//! ```
+
+pub mod build;
+pub mod config;
+pub mod error;
+pub mod load;
+pub mod metrics;
+pub mod units;
+pub mod world;
+
+pub use config::Scenario;
+pub use error::ScenarioError;
+pub use load::{scenario_from_json, scenario_from_toml};
+pub use metrics::Summary;
+
+use ccsim_core::Time;
+use metrics::{flow_summary, jain_index, FlowSeries, QueueSeries, QueueSummary};
+use world::World;
+
+/// A scenario ready to run, advanced in steps by the caller (for progress reporting).
+pub struct Simulation {
+    scenario: Scenario,
+    world: World,
+}
+
+impl Simulation {
+    pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        let world = build::build_world(&scenario)?;
+        Ok(Simulation { scenario, world })
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn duration(&self) -> Time {
+        self.world.end
+    }
+
+    pub fn now(&self) -> Time {
+        self.world.now()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.world.is_finished()
+    }
+
+    pub fn events(&self) -> u64 {
+        self.world.events_processed()
+    }
+
+    /// Runs until simulated time `t` (or the end of the run).
+    pub fn run_until(&mut self, t: Time) {
+        self.world.run_until(t);
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) {
+        self.world.run_until(self.world.end);
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Time-series rows collected since the last drain.
+    pub fn drain_series(&mut self) -> (FlowSeries, QueueSeries) {
+        self.world.series.drain()
+    }
+
+    /// Names of the links, indexed as in the queue series.
+    pub fn link_names(&self) -> Vec<String> {
+        self.world.links.iter().map(|l| l.name.clone()).collect()
+    }
+
+    /// The summary at the current simulated time.
+    pub fn summary(&self) -> Summary {
+        let w = &self.world;
+        let end = w.now();
+        let flows: Vec<_> = w
+            .flows
+            .iter()
+            .map(|f| flow_summary(f, end, &w.nodes))
+            .collect();
+        let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_mbps).collect();
+        let queues = w
+            .links
+            .iter()
+            .map(|l| QueueSummary {
+                id: l.name.clone(),
+                from: w.nodes[l.from.0 as usize].clone(),
+                to: w.nodes[l.to.0 as usize].clone(),
+                drops: l.queue.drops,
+                enqueued: l.queue.enqueued,
+                max_packets: l.queue.max_packets,
+                mean_packets: l.mean_occupancy(end),
+                tx_packets: l.tx_packets,
+            })
+            .collect();
+        Summary {
+            simulator: format!("ccsim {}", env!("CARGO_PKG_VERSION")),
+            scenario: self.scenario.name.clone(),
+            seed: self.scenario.run.seed,
+            duration_s: end.as_secs_f64(),
+            total_goodput_mbps: goodputs.iter().sum(),
+            jain_index: jain_index(&goodputs),
+            flows,
+            queues,
+            events: w.events_processed(),
+        }
+    }
+}

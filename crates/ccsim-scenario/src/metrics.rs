@@ -1,0 +1,245 @@
+//! Probes and the run summary.
+//!
+//! Definitions (the same in `validation/ns3/dumbbell.cc`, so both simulators are measured
+//! alike):
+//! - goodput: application bytes delivered in order to the receiver over [flow start, end of
+//!   run] (or over [start, finish] for a finite transfer), in Mb/s (10^6 bit/s);
+//! - RTT samples: one per ACK that advances SND.UNA, computed from the timestamp echo as
+//!   ns-3 does (whole milliseconds with ns-3's 1 ms timestamp clock); mean and percentiles
+//!   (linear interpolation between closest ranks, numpy's default) over all samples;
+//! - retransmissions: data segments sent again.
+
+use crate::world::Flow;
+use ccsim_core::Time;
+use ccsim_net::Link;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default)]
+pub struct FlowMetrics {
+    /// RTT samples in microseconds.
+    pub rtt_us: Vec<u32>,
+    /// Time the last byte of a finite transfer reached the receiver.
+    pub finish: Option<Time>,
+}
+
+impl FlowMetrics {
+    pub fn record_rtt(&mut self, sample: Time) {
+        self.rtt_us
+            .push((sample.as_nanos() / 1000).min(u32::MAX as u64) as u32);
+    }
+}
+
+/// Percentile with linear interpolation between closest ranks (numpy's default), of sorted data.
+pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let pos = p / 100.0 * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64))
+}
+
+/// Jain's fairness index of the given throughputs.
+pub fn jain_index(x: &[f64]) -> Option<f64> {
+    if x.is_empty() {
+        return None;
+    }
+    let sum: f64 = x.iter().sum();
+    let sq: f64 = x.iter().map(|v| v * v).sum();
+    if sq == 0.0 {
+        return None;
+    }
+    Some(sum * sum / (x.len() as f64 * sq))
+}
+
+/// Periodic samples, stored by column and drained by the caller (bounded memory).
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub flow: FlowSeries,
+    pub queue: QueueSeries,
+    last_delivered: Vec<u64>,
+    last_time: Time,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct FlowSeries {
+    pub t_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    pub cwnd_bytes: Vec<u64>,
+    pub ssthresh_bytes: Vec<u64>,
+    pub srtt_ms: Vec<f64>,
+    pub bytes_in_flight: Vec<u64>,
+    pub delivered_bytes: Vec<u64>,
+    pub goodput_mbps: Vec<f64>,
+    pub retx_segments: Vec<u64>,
+    pub cong_state: Vec<u8>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct QueueSeries {
+    pub t_s: Vec<f64>,
+    pub link: Vec<u32>,
+    pub packets: Vec<u64>,
+    pub bytes: Vec<u64>,
+    pub drops: Vec<u64>,
+    pub rate_bps: Vec<u64>,
+}
+
+impl Series {
+    pub fn record(&mut self, now: Time, flows: &[Flow], links: &[Link]) {
+        if self.last_delivered.len() != flows.len() {
+            self.last_delivered = vec![0; flows.len()];
+        }
+        let dt = now.saturating_sub(self.last_time).as_secs_f64();
+        let t = now.as_secs_f64();
+        let fs = &mut self.flow;
+        for (i, f) in flows.iter().enumerate() {
+            let delivered = f.receiver.delivered_bytes();
+            let tcb = &f.sender.tcb;
+            fs.t_s.push(t);
+            fs.flow.push(f.id);
+            fs.cwnd_bytes.push(tcb.cwnd as u64);
+            fs.ssthresh_bytes.push(tcb.ssthresh as u64);
+            fs.srtt_ms
+                .push(f.sender.srtt().map_or(f64::NAN, |s| s.as_millis_f64()));
+            fs.bytes_in_flight.push(tcb.bytes_in_flight as u64);
+            fs.delivered_bytes.push(delivered);
+            let gp = if dt > 0.0 {
+                (delivered - self.last_delivered[i]) as f64 * 8.0 / dt / 1e6
+            } else {
+                0.0
+            };
+            fs.goodput_mbps.push(gp);
+            fs.retx_segments.push(f.sender.stats.retx_segments);
+            fs.cong_state.push(tcb.cong_state.code());
+            self.last_delivered[i] = delivered;
+        }
+        let qs = &mut self.queue;
+        for (i, l) in links.iter().enumerate() {
+            qs.t_s.push(t);
+            qs.link.push(i as u32);
+            qs.packets.push(l.queue.len_packets() as u64);
+            qs.bytes.push(l.queue.len_bytes());
+            qs.drops.push(l.queue.drops);
+            qs.rate_bps.push(l.rate_bps);
+        }
+        self.last_time = now;
+    }
+
+    /// Takes the rows collected so far.
+    pub fn drain(&mut self) -> (FlowSeries, QueueSeries) {
+        (
+            std::mem::take(&mut self.flow),
+            std::mem::take(&mut self.queue),
+        )
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowSummary {
+    pub id: u32,
+    pub cca: String,
+    pub src: String,
+    pub dst: String,
+    pub start_s: f64,
+    pub goodput_mbps: f64,
+    /// Data bytes sent including retransmissions, over the same interval as goodput.
+    pub throughput_mbps: f64,
+    pub bytes_delivered: u64,
+    pub rtt_mean_ms: Option<f64>,
+    pub rtt_p50_ms: Option<f64>,
+    pub rtt_p95_ms: Option<f64>,
+    pub rtt_samples: u64,
+    pub retx_segments: u64,
+    pub tx_segments: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    /// Flow completion time of a finite transfer (seconds from its start), null otherwise.
+    pub fct_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct QueueSummary {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub drops: u64,
+    pub enqueued: u64,
+    pub max_packets: u64,
+    pub mean_packets: f64,
+    pub tx_packets: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub simulator: String,
+    pub scenario: Option<String>,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub flows: Vec<FlowSummary>,
+    pub total_goodput_mbps: f64,
+    pub jain_index: Option<f64>,
+    pub queues: Vec<QueueSummary>,
+    pub events: u64,
+}
+
+pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {
+    let finish = f.metrics.finish;
+    let stop = finish.unwrap_or(end);
+    let span = stop.saturating_sub(f.start).as_secs_f64();
+    let mbps = |bytes: u64| {
+        if span > 0.0 {
+            bytes as f64 * 8.0 / span / 1e6
+        } else {
+            0.0
+        }
+    };
+    let mut rtts: Vec<f64> = f
+        .metrics
+        .rtt_us
+        .iter()
+        .map(|&u| u as f64 / 1000.0)
+        .collect();
+    rtts.sort_by(|a, b| a.total_cmp(b));
+    let mean = (!rtts.is_empty()).then(|| rtts.iter().sum::<f64>() / rtts.len() as f64);
+    let delivered = f.receiver.delivered_bytes();
+    FlowSummary {
+        id: f.id,
+        cca: f.sender.cca_name().to_string(),
+        src: nodes[f.src.0 as usize].clone(),
+        dst: nodes[f.dst.0 as usize].clone(),
+        start_s: f.start.as_secs_f64(),
+        goodput_mbps: mbps(delivered),
+        throughput_mbps: mbps(f.sender.stats.tx_bytes),
+        bytes_delivered: delivered,
+        rtt_mean_ms: mean,
+        rtt_p50_ms: percentile(&rtts, 50.0),
+        rtt_p95_ms: percentile(&rtts, 95.0),
+        rtt_samples: rtts.len() as u64,
+        retx_segments: f.sender.stats.retx_segments,
+        tx_segments: f.sender.stats.tx_segments,
+        timeouts: f.sender.stats.rto_count,
+        fast_recoveries: f.sender.stats.fast_recoveries,
+        fct_s: finish.map(|t| t.saturating_sub(f.start).as_secs_f64()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_interpolate_like_numpy() {
+        let d = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(percentile(&d, 50.0), Some(2.5));
+        assert_eq!(percentile(&d, 95.0), Some(3.85));
+        assert_eq!(percentile(&[], 50.0), None);
+    }
+
+    #[test]
+    fn jain() {
+        assert_eq!(jain_index(&[1.0, 1.0]), Some(1.0));
+        assert_eq!(jain_index(&[1.0, 0.0]), Some(0.5));
+    }
+}

@@ -1,0 +1,313 @@
+//! The running world: the event loop that moves packets between links and TCP endpoints.
+//!
+//! Events are plain enum values in one [`EventQueue`]; packets live in a [`PacketArena`] and
+//! are referred to by index, so the steady state allocates nothing per packet. Endpoint
+//! timers are scheduled lazily: an endpoint's earliest deadline is kept in the queue, and a
+//! stale timer event (its deadline moved) is recognised by its time and ignored.
+
+use crate::metrics::{FlowMetrics, Series};
+use ccsim_core::{EventQueue, Time};
+use ccsim_net::{Link, LinkId, NodeId, Packet, PacketArena, PacketId, RoutingTable, TcpSegment};
+use ccsim_tcp::{TcpReceiver, TcpSender};
+
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    FlowStart(u32),
+    /// The link finished serialising the packet in service.
+    TxDone(LinkId),
+    /// A packet reaches the far end of a link.
+    Arrive(LinkId, PacketId),
+    SenderTimer(u32),
+    ReceiverTimer(u32),
+    LinkChange(u32),
+    Sample,
+}
+
+/// A scheduled change of a link's rate and/or delay.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkChange {
+    pub at: Time,
+    pub link: LinkId,
+    pub rate_bps: Option<u64>,
+    pub delay: Option<Time>,
+}
+
+pub struct Flow {
+    pub id: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub start: Time,
+    pub bytes: Option<u64>,
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    sender_timer: Option<Time>,
+    receiver_timer: Option<Time>,
+    pub metrics: FlowMetrics,
+}
+
+impl Flow {
+    pub fn new(
+        id: u32,
+        src: NodeId,
+        dst: NodeId,
+        start: Time,
+        bytes: Option<u64>,
+        sender: TcpSender,
+        receiver: TcpReceiver,
+    ) -> Self {
+        Flow {
+            id,
+            src,
+            dst,
+            start,
+            bytes,
+            sender,
+            receiver,
+            sender_timer: None,
+            receiver_timer: None,
+            metrics: FlowMetrics::default(),
+        }
+    }
+}
+
+pub struct World {
+    pub(crate) queue: EventQueue<Event>,
+    packets: PacketArena,
+    pub nodes: Vec<String>,
+    pub links: Vec<Link>,
+    routes: RoutingTable,
+    pub flows: Vec<Flow>,
+    changes: Vec<LinkChange>,
+    pub end: Time,
+    sample_interval: Time,
+    pub series: Series,
+    /// Packets dropped because no route led to their destination.
+    pub unroutable: u64,
+}
+
+impl World {
+    pub fn new(
+        nodes: Vec<String>,
+        links: Vec<Link>,
+        routes: RoutingTable,
+        flows: Vec<Flow>,
+        mut changes: Vec<LinkChange>,
+        end: Time,
+        sample_interval: Time,
+    ) -> Self {
+        changes.sort_by_key(|c| c.at);
+        let mut queue = EventQueue::with_capacity(4096);
+        queue.schedule(Time::ZERO, Event::Sample);
+        for (i, c) in changes.iter().enumerate() {
+            queue.schedule(c.at, Event::LinkChange(i as u32));
+        }
+        for f in &flows {
+            queue.schedule(f.start, Event::FlowStart(f.id));
+        }
+        World {
+            queue,
+            packets: PacketArena::new(),
+            nodes,
+            links,
+            routes,
+            flows,
+            changes,
+            end,
+            sample_interval,
+            series: Series::default(),
+            unroutable: 0,
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        self.queue.now()
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.queue.processed()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.queue.now() >= self.end
+    }
+
+    /// Runs every event up to `until` (capped at the end of the run).
+    pub fn run_until(&mut self, until: Time) {
+        let until = until.min(self.end);
+        while let Some((now, event)) = self.queue.pop_until(until) {
+            self.dispatch(now, event);
+        }
+        self.queue.advance_to(until);
+    }
+
+    fn dispatch(&mut self, now: Time, event: Event) {
+        match event {
+            Event::FlowStart(f) => {
+                self.flows[f as usize].sender.start(now);
+                self.pump_sender(now, f);
+            }
+            Event::TxDone(l) => self.tx_done(now, l),
+            Event::Arrive(l, p) => {
+                let node = self.links[l.0 as usize].to;
+                self.forward(now, node, p);
+            }
+            Event::SenderTimer(f) => {
+                let flow = &mut self.flows[f as usize];
+                if flow.sender_timer == Some(now) {
+                    flow.sender_timer = None;
+                    flow.sender.on_timer(now);
+                    self.pump_sender(now, f);
+                }
+            }
+            Event::ReceiverTimer(f) => {
+                let flow = &mut self.flows[f as usize];
+                if flow.receiver_timer == Some(now) {
+                    flow.receiver_timer = None;
+                    flow.receiver.on_timer(now);
+                    self.pump_receiver(now, f);
+                }
+            }
+            Event::LinkChange(i) => {
+                let c = self.changes[i as usize];
+                let link = &mut self.links[c.link.0 as usize];
+                if let Some(r) = c.rate_bps {
+                    link.rate_bps = r;
+                }
+                if let Some(d) = c.delay {
+                    link.delay = d;
+                }
+            }
+            Event::Sample => {
+                self.series.record(now, &self.flows, &self.links);
+                let next = now + self.sample_interval;
+                if next <= self.end {
+                    self.queue.schedule(next, Event::Sample);
+                }
+            }
+        }
+    }
+
+    /// Sends every segment the sender may send now, then re-arms its timer.
+    fn pump_sender(&mut self, now: Time, f: u32) {
+        loop {
+            let flow = &mut self.flows[f as usize];
+            let Some(seg) = flow.sender.poll_transmit(now) else {
+                break;
+            };
+            let (src, dst) = (flow.src, flow.dst);
+            self.inject(now, src, dst, f, true, seg);
+        }
+        let flow = &mut self.flows[f as usize];
+        if let Some(t) = flow.sender.next_timer() {
+            let t = t.max(now);
+            if flow.sender_timer.is_none_or(|cur| t < cur) {
+                flow.sender_timer = Some(t);
+                self.queue.schedule(t, Event::SenderTimer(f));
+            }
+        }
+    }
+
+    fn pump_receiver(&mut self, now: Time, f: u32) {
+        loop {
+            let flow = &mut self.flows[f as usize];
+            let Some(seg) = flow.receiver.poll_transmit(now) else {
+                break;
+            };
+            let (src, dst) = (flow.dst, flow.src);
+            self.inject(now, src, dst, f, false, seg);
+        }
+        let flow = &mut self.flows[f as usize];
+        if let Some(t) = flow.receiver.next_timer() {
+            let t = t.max(now);
+            if flow.receiver_timer.is_none_or(|cur| t < cur) {
+                flow.receiver_timer = Some(t);
+                self.queue.schedule(t, Event::ReceiverTimer(f));
+            }
+        }
+    }
+
+    fn inject(
+        &mut self,
+        now: Time,
+        src: NodeId,
+        dst: NodeId,
+        flow: u32,
+        to_receiver: bool,
+        seg: TcpSegment,
+    ) {
+        let packet = Packet {
+            src,
+            dst,
+            flow,
+            to_receiver,
+            ip_bytes: seg.ip_bytes(),
+            tcp: seg,
+        };
+        let id = self.packets.insert(packet);
+        self.forward(now, src, id);
+    }
+
+    /// A packet is at `node`: deliver it there or hand it to the next link.
+    fn forward(&mut self, now: Time, node: NodeId, id: PacketId) {
+        let dst = self.packets.get(id).dst;
+        if node == dst {
+            self.deliver(now, id);
+            return;
+        }
+        let Some(l) = self.routes.next_hop(node, dst) else {
+            self.unroutable += 1;
+            self.packets.remove(id);
+            return;
+        };
+        let bytes = self.packets.get(id).ip_bytes;
+        let link = &mut self.links[l.0 as usize];
+        link.touch(now);
+        if link.in_service.is_none() && link.queue.is_empty() {
+            link.in_service = Some(id);
+            let done = now + link.tx_time(bytes);
+            self.queue.schedule(done, Event::TxDone(l));
+        } else if !link.queue.enqueue(id, bytes) {
+            self.packets.remove(id);
+        }
+    }
+
+    fn tx_done(&mut self, now: Time, l: LinkId) {
+        let link = &mut self.links[l.0 as usize];
+        let Some(id) = link.in_service.take() else {
+            return;
+        };
+        link.tx_packets += 1;
+        link.tx_bytes += self.packets.get(id).ip_bytes as u64;
+        let arrive = now + link.delay;
+        link.touch(now);
+        if let Some(next) = link.queue.dequeue() {
+            link.in_service = Some(next);
+            let done = now + link.tx_time(self.packets.get(next).ip_bytes);
+            self.queue.schedule(done, Event::TxDone(l));
+        }
+        self.queue.schedule(arrive, Event::Arrive(l, id));
+    }
+
+    fn deliver(&mut self, now: Time, id: PacketId) {
+        let packet = self.packets.remove(id);
+        let f = packet.flow;
+        let flow = &mut self.flows[f as usize];
+        if packet.to_receiver {
+            flow.receiver.on_segment(now, &packet.tcp);
+            if flow.metrics.finish.is_none()
+                && flow
+                    .bytes
+                    .is_some_and(|b| flow.receiver.delivered_bytes() >= b)
+            {
+                flow.metrics.finish = Some(now);
+            }
+            self.pump_receiver(now, f);
+        } else {
+            flow.sender.on_segment(now, &packet.tcp);
+            if let Some(sample) = flow.sender.take_rtt_sample() {
+                flow.metrics.record_rtt(sample);
+            }
+            self.pump_sender(now, f);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! TCP parameters and their defaults.
+
+use ccsim_core::Time;
+
+/// Preset defaults. `Ns3` follows ns-3.44 `TcpSocket`/`TcpSocketBase` attribute defaults so that
+/// results compare with the papers; `Linux` follows a current Linux kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpProfile {
+    Ns3,
+    Linux,
+}
+
+/// Loss recovery once three duplicate ACKs (or SACK loss detection) trigger fast retransmit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryAlgorithm {
+    /// Proportional Rate Reduction, RFC 6937 (ns-3.44 default `TcpPrrRecovery`).
+    Prr,
+    /// Classic recovery (ns-3 `TcpClassicRecovery`): cwnd = ssthresh on entry, RFC 6582 / 6675.
+    Classic,
+}
+
+/// Every TCP knob of a flow. Sizes in bytes.
+#[derive(Clone, Debug)]
+pub struct TcpConfig {
+    /// Sender maximum segment size (payload bytes per segment).
+    pub mss: u32,
+    /// Initial congestion window, in segments.
+    pub initial_cwnd_segs: u32,
+    /// Initial slow-start threshold in bytes.
+    pub initial_ssthresh: u32,
+    /// Lower bound of the retransmission timeout (RFC 6298 (2.4) says 1 s; Linux uses 200 ms).
+    pub min_rto: Time,
+    /// RTO before any RTT sample (RFC 6298 (2.1)).
+    pub initial_rto: Time,
+    /// Upper bound of the backed-off RTO.
+    pub max_rto: Time,
+    /// Clock granularity G of RFC 6298 (2.3).
+    pub clock_granularity: Time,
+    /// Timestamp clock tick (RFC 7323): ns-3 uses 1 ms, so RTT samples are whole milliseconds.
+    pub ts_tick: Time,
+    /// Segments received before an ACK is sent (RFC 5681 §4.2 / ns-3 `DelAckCount`).
+    pub delack_count: u32,
+    /// Delayed-ACK timeout (ns-3 `DelAckTimeout`).
+    pub delack_timeout: Time,
+    pub sack: bool,
+    pub timestamps: bool,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
+    /// Duplicate-ACK threshold (ns-3 `ReTxThreshold`).
+    pub dupack_threshold: u32,
+    pub recovery: RecoveryAlgorithm,
+    /// Send buffer (ns-3 `SndBufSize`): caps unacknowledged plus unsent bytes.
+    pub snd_buf: u64,
+    /// Receive buffer (ns-3 `RcvBufSize`): caps the advertised window.
+    pub rcv_buf: u64,
+    /// Pace transmissions at `tcb.pacing_rate_bps` (ns-3 `EnablePacing`).
+    pub pacing: bool,
+}
+
+impl TcpConfig {
+    pub fn profile(profile: TcpProfile) -> Self {
+        match profile {
+            TcpProfile::Ns3 => TcpConfig {
+                mss: 536,
+                initial_cwnd_segs: 10,
+                initial_ssthresh: u32::MAX,
+                min_rto: Time::from_secs(1),
+                initial_rto: Time::from_secs(1),
+                max_rto: Time::from_secs(60),
+                clock_granularity: Time::from_millis(1),
+                ts_tick: Time::from_millis(1),
+                delack_count: 2,
+                delack_timeout: Time::from_millis(200),
+                sack: true,
+                timestamps: true,
+                limited_transmit: true,
+                dupack_threshold: 3,
+                recovery: RecoveryAlgorithm::Prr,
+                snd_buf: 131_072,
+                rcv_buf: 131_072,
+                pacing: false,
+            },
+            TcpProfile::Linux => TcpConfig {
+                mss: 1448,
+                initial_cwnd_segs: 10,
+                initial_ssthresh: u32::MAX,
+                min_rto: Time::from_millis(200),
+                initial_rto: Time::from_secs(1),
+                max_rto: Time::from_secs(120),
+                clock_granularity: Time::from_millis(1),
+                ts_tick: Time::from_millis(1),
+                delack_count: 2,
+                delack_timeout: Time::from_millis(40),
+                sack: true,
+                timestamps: true,
+                limited_transmit: true,
+                dupack_threshold: 3,
+                recovery: RecoveryAlgorithm::Prr,
+                snd_buf: 4 << 20,
+                rcv_buf: 6 << 20,
+                pacing: false,
+            },
+        }
+    }
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        Self::profile(TcpProfile::Ns3)
+    }
+}

@@ -1,0 +1,317 @@
+//! The receiving side of one TCP connection (ns-3 `TcpSocketBase::ReceivedData` + `TcpRxBuffer`).
+//!
+//! Acknowledgement rules (RFC 5681 §4.2, RFC 1122 §4.2.3.2, as ns-3.44): an in-order segment
+//! is ACKed every `delack_count` segments or after `delack_timeout`; an out-of-order segment,
+//! one that fills a hole, or a duplicate is ACKed at once. SACK blocks follow RFC 2018 §4: the
+//! block holding the segment that triggered the ACK first, then the other blocks, most recent
+//! first. The timestamp to echo follows RFC 7323 §4.3 as ns-3 does: it is taken from a segment
+//! only if it starts at RCV.NXT and at or below the last ACK sent.
+
+use crate::config::TcpConfig;
+use ccsim_core::Time;
+use ccsim_net::{SackBlocks, TcpFlags, TcpSegment, TS_OPTION_BYTES};
+
+pub struct TcpReceiver {
+    cfg: TcpConfig,
+    established: bool,
+    /// Next in-order byte expected (RCV.NXT).
+    rcv_nxt: u64,
+    /// Out-of-order data held, as sorted disjoint [start, end) ranges above `rcv_nxt`.
+    ooo: Vec<(u64, u64)>,
+    ooo_bytes: u64,
+    /// SACK blocks in report order (most recent first).
+    sack_list: Vec<(u64, u64)>,
+    ts_to_echo: u32,
+    last_ts_seen: u32,
+    /// Highest ACK number sent (ns-3 `m_highTxAck`).
+    high_ack_sent: u64,
+    delack_count: u32,
+    delack_deadline: Option<Time>,
+    ack_due: bool,
+    syn_ack_due: bool,
+    /// Application bytes delivered in order.
+    delivered: u64,
+    pub acks_sent: u64,
+    pub duplicate_segments: u64,
+}
+
+impl TcpReceiver {
+    pub fn new(cfg: TcpConfig) -> Self {
+        TcpReceiver {
+            cfg,
+            established: false,
+            rcv_nxt: 0,
+            ooo: Vec::with_capacity(16),
+            ooo_bytes: 0,
+            sack_list: Vec::with_capacity(16),
+            ts_to_echo: 0,
+            last_ts_seen: 0,
+            high_ack_sent: 0,
+            delack_count: 0,
+            delack_deadline: None,
+            ack_due: false,
+            syn_ack_due: false,
+            delivered: 0,
+            acks_sent: 0,
+            duplicate_segments: 0,
+        }
+    }
+
+    /// Application bytes received in order so far.
+    pub fn delivered_bytes(&self) -> u64 {
+        self.delivered
+    }
+
+    pub fn out_of_order_bytes(&self) -> u64 {
+        self.ooo_bytes
+    }
+
+    fn advertised_window(&self) -> u64 {
+        self.cfg.rcv_buf.saturating_sub(self.ooo_bytes)
+    }
+
+    pub fn on_segment(&mut self, _now: Time, seg: &TcpSegment) {
+        if seg.flags.has(TcpFlags::SYN) {
+            // (Re)answer a SYN; the SYN consumes one sequence number.
+            self.rcv_nxt = seg.seq + 1;
+            self.high_ack_sent = self.rcv_nxt;
+            self.ts_to_echo = seg.ts_val;
+            self.last_ts_seen = seg.ts_val;
+            self.syn_ack_due = true;
+            self.established = true;
+            // ns-3 `ProcessSynRcvd` sets m_delAckCount = m_delAckMaxCount on establishment,
+            // so the first data segment is acknowledged at once.
+            self.delack_count = self.cfg.delack_count;
+            return;
+        }
+        if !self.established || seg.payload == 0 {
+            return;
+        }
+        if seg.timestamps && seg.ts_val >= self.last_ts_seen {
+            self.last_ts_seen = seg.ts_val;
+            if seg.seq == self.rcv_nxt && seg.seq <= self.high_ack_sent {
+                self.ts_to_echo = seg.ts_val;
+            }
+        }
+        let start = seg.seq;
+        let end = seg.seq + seg.payload as u64;
+        if end <= self.rcv_nxt || self.is_held(start, end) {
+            self.duplicate_segments += 1;
+            self.ack_due = true; // duplicate: ACK at once
+            return;
+        }
+        let expected = self.rcv_nxt;
+        if start <= self.rcv_nxt {
+            self.rcv_nxt = end;
+            self.pull_contiguous();
+        } else {
+            if end - start + self.ooo_bytes > self.cfg.rcv_buf {
+                self.ack_due = true; // no room: drop, re-advertise
+                return;
+            }
+            self.insert_ooo(start, end);
+        }
+        self.delivered += self.rcv_nxt - expected;
+        self.sack_list.retain(|&(_, e)| e > self.rcv_nxt);
+
+        let gap_exists = !self.ooo.is_empty();
+        let filled_hole = self.rcv_nxt > expected + seg.payload as u64;
+        if gap_exists || filled_hole {
+            self.ack_due = true;
+        } else {
+            self.delack_count += 1;
+            if self.delack_count >= self.cfg.delack_count {
+                self.ack_due = true;
+            } else if self.delack_deadline.is_none() {
+                self.delack_deadline = Some(_now + self.cfg.delack_timeout);
+            }
+        }
+    }
+
+    fn is_held(&self, start: u64, end: u64) -> bool {
+        self.ooo.iter().any(|&(s, e)| s <= start && end <= e)
+    }
+
+    /// Moves out-of-order ranges that became contiguous into the in-order stream.
+    fn pull_contiguous(&mut self) {
+        let mut drained = 0;
+        for &(s, e) in self.ooo.iter() {
+            if s > self.rcv_nxt {
+                break;
+            }
+            if e > self.rcv_nxt {
+                self.rcv_nxt = e;
+            }
+            self.ooo_bytes -= e - s;
+            drained += 1;
+        }
+        self.ooo.drain(..drained);
+    }
+
+    /// Inserts [start, end) into the out-of-order ranges (merging neighbours) and moves the
+    /// resulting block to the front of the SACK list (ns-3 `TcpRxBuffer::UpdateSackList`).
+    fn insert_ooo(&mut self, start: u64, end: u64) {
+        let pos = self.ooo.partition_point(|&(_, e)| e < start);
+        let mut s = start;
+        let mut e = end;
+        let mut last = pos;
+        while last < self.ooo.len() && self.ooo[last].0 <= e {
+            s = s.min(self.ooo[last].0);
+            e = e.max(self.ooo[last].1);
+            self.ooo_bytes -= self.ooo[last].1 - self.ooo[last].0;
+            last += 1;
+        }
+        self.ooo.splice(pos..last, std::iter::once((s, e)));
+        self.ooo_bytes += e - s;
+        self.sack_list.retain(|&(bs, be)| be < s || bs > e);
+        self.sack_list.insert(0, (s, e));
+    }
+
+    pub fn on_timer(&mut self, now: Time) {
+        if self.delack_deadline.is_some_and(|d| d <= now) {
+            self.delack_deadline = None;
+            self.ack_due = true;
+        }
+    }
+
+    pub fn next_timer(&self) -> Option<Time> {
+        self.delack_deadline
+    }
+
+    /// The SYN-ACK or ACK due now, if any.
+    pub fn poll_transmit(&mut self, now: Time) -> Option<TcpSegment> {
+        if !(self.ack_due || self.syn_ack_due) {
+            return None;
+        }
+        let mut seg = TcpSegment {
+            flags: TcpFlags(TcpFlags::ACK),
+            seq: 1,
+            ack: self.rcv_nxt,
+            payload: 0,
+            window: self.advertised_window(),
+            ts_val: (now.as_nanos() / self.cfg.ts_tick.as_nanos().max(1)) as u32,
+            ts_ecr: self.ts_to_echo,
+            timestamps: self.cfg.timestamps,
+            ..Default::default()
+        };
+        if self.syn_ack_due {
+            self.syn_ack_due = false;
+            seg.flags = TcpFlags(TcpFlags::SYN | TcpFlags::ACK);
+            seg.seq = 0;
+            seg.sack_permitted = self.cfg.sack;
+            return Some(seg);
+        }
+        self.ack_due = false;
+        self.delack_count = 0;
+        self.delack_deadline = None;
+        self.high_ack_sent = self.high_ack_sent.max(self.rcv_nxt);
+        if self.cfg.sack {
+            let other = if self.cfg.timestamps {
+                TS_OPTION_BYTES
+            } else {
+                0
+            };
+            let max = SackBlocks::max_blocks(other);
+            for &(s, e) in self.sack_list.iter().take(max) {
+                seg.sack.push(s, e);
+            }
+        }
+        self.acks_sent += 1;
+        Some(seg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    fn rx() -> TcpReceiver {
+        let mut r = TcpReceiver::new(TcpConfig {
+            mss: MSS,
+            rcv_buf: 1 << 20,
+            ..TcpConfig::default()
+        });
+        let syn = TcpSegment {
+            flags: TcpFlags(TcpFlags::SYN),
+            timestamps: true,
+            ..Default::default()
+        };
+        r.on_segment(Time::ZERO, &syn);
+        let synack = r.poll_transmit(Time::ZERO).unwrap();
+        assert!(synack.flags.has(TcpFlags::SYN));
+        r
+    }
+
+    fn data(seq_index: u64, ts: u32) -> TcpSegment {
+        TcpSegment {
+            flags: TcpFlags(TcpFlags::ACK),
+            seq: 1 + seq_index * MSS as u64,
+            payload: MSS,
+            timestamps: true,
+            ts_val: ts,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_echoing_the_first() {
+        let mut r = rx();
+        let t = Time::from_millis(1);
+        r.on_segment(t, &data(0, 10));
+        assert!(r.poll_transmit(t).is_none());
+        assert_eq!(r.next_timer(), Some(t + Time::from_millis(200)));
+        r.on_segment(t, &data(1, 11));
+        let ack = r.poll_transmit(t).unwrap();
+        assert_eq!(ack.ack, 1 + 2 * MSS as u64);
+        assert_eq!(
+            ack.ts_ecr, 10,
+            "RFC 7323: echo the segment that started the ACK cycle"
+        );
+        assert!(r.next_timer().is_none());
+    }
+
+    #[test]
+    fn delayed_ack_timer_fires() {
+        let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 0));
+        let due = r.next_timer().unwrap();
+        r.on_timer(due);
+        assert_eq!(r.poll_transmit(due).unwrap().ack, 1 + MSS as u64);
+    }
+
+    #[test]
+    fn out_of_order_gets_immediate_ack_with_recent_block_first() {
+        let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 0));
+        r.on_segment(Time::ZERO, &data(2, 0));
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(a.ack, 1 + MSS as u64);
+        assert_eq!(a.sack.as_slice(), &[(2001, 3001)]);
+        r.on_segment(Time::ZERO, &data(5, 0));
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(a.sack.as_slice(), &[(5001, 6001), (2001, 3001)]);
+        r.on_segment(Time::ZERO, &data(3, 0));
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(a.sack.as_slice(), &[(2001, 4001), (5001, 6001)]);
+        // Fill the hole: everything up to 4001 is delivered, one block left.
+        r.on_segment(Time::ZERO, &data(1, 0));
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(a.ack, 4001);
+        assert_eq!(a.sack.as_slice(), &[(5001, 6001)]);
+        assert_eq!(r.delivered_bytes(), 4000);
+        assert_eq!(r.out_of_order_bytes(), 1000);
+    }
+
+    #[test]
+    fn duplicate_is_acked_at_once() {
+        let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 0));
+        r.on_segment(Time::ZERO, &data(1, 0));
+        r.poll_transmit(Time::ZERO).unwrap();
+        r.on_segment(Time::ZERO, &data(0, 0));
+        assert!(r.poll_transmit(Time::ZERO).is_some());
+        assert_eq!(r.duplicate_segments, 1);
+    }
+}

@@ -1,0 +1,121 @@
+//! Fast-recovery window rules (ns-3 `TcpRecoveryOps`): PRR (RFC 6937) and classic.
+
+use crate::config::RecoveryAlgorithm;
+use ccsim_cca::TcpState;
+
+/// State of the window reduction during one recovery episode.
+#[derive(Clone, Debug)]
+pub struct Recovery {
+    algorithm: RecoveryAlgorithm,
+    /// RFC 6937 `prr_delivered`.
+    prr_delivered: u64,
+    /// RFC 6937 `prr_out`.
+    prr_out: u64,
+    /// RFC 6937 `RecoverFS`: outstanding bytes when recovery began.
+    recover_fs: u64,
+}
+
+impl Recovery {
+    pub fn new(algorithm: RecoveryAlgorithm) -> Self {
+        Recovery {
+            algorithm,
+            prr_delivered: 0,
+            prr_out: 0,
+            recover_fs: 0,
+        }
+    }
+
+    /// Entering recovery: ssthresh is already set. `flight_size` is HighData − HighACK.
+    pub fn enter(&mut self, tcb: &mut TcpState, flight_size: u64, delivered: u64) {
+        match self.algorithm {
+            RecoveryAlgorithm::Classic => tcb.cwnd = tcb.ssthresh,
+            RecoveryAlgorithm::Prr => {
+                self.prr_out = 0;
+                self.prr_delivered = 0;
+                self.recover_fs = flight_size.max(1);
+                self.on_ack(tcb, delivered);
+            }
+        }
+    }
+
+    /// RFC 6937 §3, on every ACK during recovery with `delivered` bytes newly delivered
+    /// (cumulatively ACKed or SACKed). Sets cwnd = pipe + sndcnt so that the sender's usual
+    /// "cwnd − pipe" rule sends exactly sndcnt.
+    pub fn on_ack(&mut self, tcb: &mut TcpState, delivered: u64) {
+        if self.algorithm != RecoveryAlgorithm::Prr || delivered == 0 {
+            return;
+        }
+        self.prr_delivered += delivered;
+        let pipe = tcb.bytes_in_flight as u64;
+        let ssthresh = tcb.ssthresh as u64;
+        let mss = tcb.mss as u64;
+        let mut sndcnt: i64 = if pipe > ssthresh {
+            // Proportional part: sndcnt = CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out.
+            let target =
+                (self.prr_delivered as u128 * ssthresh as u128).div_ceil(self.recover_fs as u128);
+            target as i64 - self.prr_out as i64
+        } else {
+            // Slow-start reduction bound (PRR-SSRB):
+            // limit = MAX(prr_delivered - prr_out, DeliveredData) + MSS.
+            let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64)
+                + mss as i64;
+            (ssthresh as i64 - pipe as i64).min(limit)
+        };
+        // Force the fast retransmit on entry (RFC 6937 §3: "at least one segment").
+        if self.prr_out == 0 {
+            sndcnt = sndcnt.max(mss as i64);
+        }
+        let sndcnt = sndcnt.max(0) as u64;
+        tcb.cwnd = (pipe + sndcnt).min(u32::MAX as u64) as u32;
+    }
+
+    /// Bytes sent (new or retransmitted) while in recovery.
+    pub fn on_sent(&mut self, bytes: u32) {
+        self.prr_out += bytes as u64;
+    }
+
+    /// Leaving recovery on the full ACK: cwnd = ssthresh (RFC 6937 §3, RFC 6675).
+    pub fn exit(&mut self, tcb: &mut TcpState) {
+        tcb.cwnd = tcb.ssthresh;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prr_sends_proportionally_while_pipe_above_ssthresh() {
+        let mss = 1000;
+        let mut tcb = TcpState::new(mss, 10, u32::MAX);
+        // 20 segments outstanding, 3 SACKed, head lost: pipe 16 segments; ssthresh 10.
+        tcb.ssthresh = 10 * mss;
+        tcb.bytes_in_flight = 16 * mss;
+        let mut r = Recovery::new(RecoveryAlgorithm::Prr);
+        r.enter(&mut tcb, 20_000, 1000);
+        // ceil(1000 * 10000 / 20000) = 500 -> forced up to one MSS for the fast retransmit.
+        assert_eq!(tcb.cwnd, 17 * mss);
+        r.on_sent(1000);
+        tcb.bytes_in_flight = 16 * mss;
+        r.on_ack(&mut tcb, 1000);
+        // prr_delivered 2000 -> ceil(2000*10000/20000) - 1000 = 0.
+        assert_eq!(tcb.cwnd, 16 * mss);
+        r.on_ack(&mut tcb, 1000);
+        // 3000 -> 1500 - 1000 = 500 bytes.
+        assert_eq!(tcb.cwnd, 16 * mss + 500);
+    }
+
+    #[test]
+    fn prr_ssrb_when_pipe_below_ssthresh() {
+        let mss = 1000;
+        let mut tcb = TcpState::new(mss, 10, u32::MAX);
+        tcb.ssthresh = 10 * mss;
+        tcb.bytes_in_flight = 4 * mss;
+        let mut r = Recovery::new(RecoveryAlgorithm::Prr);
+        r.enter(&mut tcb, 20_000, 2000);
+        // limit = max(2000 - 0, 2000) + 1000 = 3000; min(6000, 3000).
+        assert_eq!(tcb.cwnd, 7 * mss);
+        r.exit(&mut tcb);
+        assert_eq!(tcb.cwnd, 10 * mss);
+    }
+}

@@ -1,0 +1,367 @@
+//! The sender's record of outstanding segments: SACK scoreboard, loss marks and pipe.
+//!
+//! Loss detection is RFC 6675 `IsLost`: an unSACKed segment is lost once `dupthresh`
+//! segments above it have been SACKed (ns-3 `TcpTxBuffer::IsLost`). Since SACKed segments
+//! only accumulate, the lost region only grows upward: we keep a frontier below which every
+//! unSACKed segment is marked, so updates cost what they mark, not the whole window.
+//! Bytes in flight are counted like Linux and ns-3 (`packets_out − sacked_out − lost_out +
+//! retrans_out`), which equals RFC 6675's pipe.
+
+use ccsim_core::Time;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug)]
+pub struct SegmentRecord {
+    pub seq: u64,
+    pub len: u32,
+    pub sacked: bool,
+    pub lost: bool,
+    /// Retransmitted since it was last marked lost.
+    pub retransmitted: bool,
+    /// Ever retransmitted (Karn's rule for RTT samples).
+    pub ever_retransmitted: bool,
+    pub last_sent: Time,
+}
+
+/// Outcome of processing one ACK's SACK blocks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SackUpdate {
+    pub newly_sacked_bytes: u64,
+}
+
+#[derive(Debug)]
+pub struct Scoreboard {
+    mss: u64,
+    /// Sequence number of the first byte of the connection's data (segment index origin).
+    base_seq: u64,
+    /// Absolute index of `segs[0]`.
+    head_index: u64,
+    segs: VecDeque<SegmentRecord>,
+    outstanding_bytes: u64,
+    sacked_bytes: u64,
+    lost_bytes: u64,
+    retrans_bytes: u64,
+    /// Absolute index below which every unSACKed segment is marked lost.
+    lost_frontier: u64,
+    /// Absolute index where the search for the next segment to retransmit starts.
+    retx_hint: u64,
+    /// Highest SACKed absolute index + 1 (0 when nothing is SACKed).
+    highest_sacked_end: u64,
+    dupthresh: u32,
+}
+
+impl Scoreboard {
+    pub fn new(mss: u32, base_seq: u64, dupthresh: u32) -> Self {
+        Scoreboard {
+            mss: mss as u64,
+            base_seq,
+            head_index: 0,
+            segs: VecDeque::with_capacity(1024),
+            outstanding_bytes: 0,
+            sacked_bytes: 0,
+            lost_bytes: 0,
+            retrans_bytes: 0,
+            lost_frontier: 0,
+            retx_hint: 0,
+            highest_sacked_end: 0,
+            dupthresh,
+        }
+    }
+
+    fn abs_index(&self, seq: u64) -> u64 {
+        (seq - self.base_seq) / self.mss
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.segs.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.segs.len()
+    }
+
+    /// Sent and not cumulatively acknowledged.
+    pub fn outstanding_bytes(&self) -> u64 {
+        self.outstanding_bytes
+    }
+
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked_bytes
+    }
+
+    pub fn lost_bytes(&self) -> u64 {
+        self.lost_bytes
+    }
+
+    /// RFC 6675 pipe.
+    pub fn bytes_in_flight(&self) -> u64 {
+        self.outstanding_bytes + self.retrans_bytes - self.sacked_bytes - self.lost_bytes
+    }
+
+    pub fn head(&self) -> Option<&SegmentRecord> {
+        self.segs.front()
+    }
+
+    /// Records a first transmission (segments arrive in sequence order).
+    pub fn on_new_segment(&mut self, seq: u64, len: u32, now: Time) {
+        debug_assert_eq!(
+            self.abs_index(seq),
+            self.head_index + self.segs.len() as u64,
+            "segments must be MSS-aligned and sent in order"
+        );
+        self.segs.push_back(SegmentRecord {
+            seq,
+            len,
+            sacked: false,
+            lost: false,
+            retransmitted: false,
+            ever_retransmitted: false,
+            last_sent: now,
+        });
+        self.outstanding_bytes += len as u64;
+    }
+
+    /// Removes segments covered by the cumulative ACK `ack`. Returns (bytes newly acked that
+    /// had not been SACKed before, whether any removed segment was ever retransmitted).
+    pub fn on_cumulative_ack(&mut self, ack: u64) -> (u64, bool) {
+        let mut newly = 0;
+        let mut retx = false;
+        while let Some(front) = self.segs.front() {
+            if front.seq + front.len as u64 > ack {
+                break;
+            }
+            let s = self.segs.pop_front().unwrap();
+            self.head_index += 1;
+            let len = s.len as u64;
+            self.outstanding_bytes -= len;
+            if s.sacked {
+                self.sacked_bytes -= len;
+            } else {
+                newly += len;
+                if s.lost {
+                    self.lost_bytes -= len;
+                }
+                if s.retransmitted {
+                    self.retrans_bytes -= len;
+                }
+            }
+            retx |= s.ever_retransmitted;
+        }
+        self.lost_frontier = self.lost_frontier.max(self.head_index);
+        self.retx_hint = self.retx_hint.max(self.head_index);
+        if self.highest_sacked_end <= self.head_index {
+            self.highest_sacked_end = 0;
+        }
+        (newly, retx)
+    }
+
+    /// Marks the segments fully inside the SACK blocks, then extends the loss marks.
+    pub fn on_sack(&mut self, blocks: &[(u64, u64)]) -> SackUpdate {
+        let mut upd = SackUpdate::default();
+        for &(start, end) in blocks {
+            if end <= start || self.segs.is_empty() {
+                continue;
+            }
+            let head_seq = self.segs[0].seq;
+            let start = start.max(head_seq);
+            if end <= start {
+                continue;
+            }
+            let first = (start - self.base_seq).div_ceil(self.mss);
+            let mut idx = first.max(self.head_index);
+            while let Some(pos) = idx.checked_sub(self.head_index) {
+                let Some(s) = self.segs.get_mut(pos as usize) else {
+                    break;
+                };
+                if s.seq + s.len as u64 > end {
+                    break;
+                }
+                if !s.sacked {
+                    s.sacked = true;
+                    let len = s.len as u64;
+                    self.sacked_bytes += len;
+                    upd.newly_sacked_bytes += len;
+                    if s.lost {
+                        self.lost_bytes -= len;
+                    }
+                    if s.retransmitted {
+                        self.retrans_bytes -= len;
+                    }
+                    self.highest_sacked_end = self.highest_sacked_end.max(idx + 1);
+                }
+                idx += 1;
+            }
+        }
+        if upd.newly_sacked_bytes > 0 {
+            self.update_loss_marks();
+        }
+        upd
+    }
+
+    /// RFC 6675 IsLost applied to every segment: finds the `dupthresh`-th highest SACKed
+    /// segment and marks every unSACKed segment below it lost.
+    fn update_loss_marks(&mut self) {
+        if self.highest_sacked_end == 0 {
+            return;
+        }
+        let mut count = 0;
+        let mut idx = self.highest_sacked_end;
+        let mut frontier = None;
+        while idx > self.head_index.max(self.lost_frontier) {
+            idx -= 1;
+            if self.segs[(idx - self.head_index) as usize].sacked {
+                count += 1;
+                if count >= self.dupthresh {
+                    frontier = Some(idx);
+                    break;
+                }
+            }
+        }
+        let Some(frontier) = frontier else { return };
+        self.mark_lost_below(frontier);
+    }
+
+    fn mark_lost_below(&mut self, frontier: u64) {
+        let start = self.lost_frontier.max(self.head_index);
+        for idx in start..frontier {
+            let s = &mut self.segs[(idx - self.head_index) as usize];
+            if !s.sacked && !s.lost {
+                s.lost = true;
+                self.lost_bytes += s.len as u64;
+                self.retx_hint = self.retx_hint.min(idx);
+            }
+        }
+        self.lost_frontier = self.lost_frontier.max(frontier);
+    }
+
+    /// Whether the first unacknowledged segment is considered lost (RFC 6675 §5 entry test).
+    pub fn head_is_lost(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// ns-3 `TcpTxBuffer::MarkHeadAsLost`: fast retransmit on the dupACK count alone, or a
+    /// partial ACK without SACK, declares the first unacknowledged segment lost.
+    pub fn mark_head_lost(&mut self) {
+        if let Some(s) = self.segs.front_mut() {
+            if !s.sacked && !s.lost {
+                s.lost = true;
+                self.lost_bytes += s.len as u64;
+            }
+            if s.retransmitted {
+                // A new retransmission of it is due.
+                s.retransmitted = false;
+                self.retrans_bytes -= s.len as u64;
+            }
+            self.retx_hint = self.head_index;
+            self.lost_frontier = self.lost_frontier.max(self.head_index + 1);
+        }
+    }
+
+    /// RTO (RFC 6675 §5.1, ns-3 `SetSentListLost`): every unSACKed segment is lost and no
+    /// retransmission is in flight any more; SACK marks are kept.
+    pub fn mark_all_lost(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.retransmitted {
+                s.retransmitted = false;
+            }
+            if !s.sacked && !s.lost {
+                s.lost = true;
+                self.lost_bytes += s.len as u64;
+            }
+        }
+        self.retrans_bytes = 0;
+        self.lost_frontier = self.head_index + self.segs.len() as u64;
+        self.retx_hint = self.head_index;
+    }
+
+    /// RFC 6675 NextSeg rule 1: the first lost, unSACKed segment not yet retransmitted.
+    pub fn next_lost(&mut self) -> Option<(u64, u32)> {
+        let end = self
+            .lost_frontier
+            .min(self.head_index + self.segs.len() as u64);
+        let mut idx = self.retx_hint.max(self.head_index);
+        while idx < end {
+            let s = &self.segs[(idx - self.head_index) as usize];
+            if s.lost && !s.sacked && !s.retransmitted {
+                self.retx_hint = idx;
+                return Some((s.seq, s.len));
+            }
+            idx += 1;
+        }
+        self.retx_hint = idx;
+        None
+    }
+
+    /// Records the retransmission of the segment starting at `seq`.
+    pub fn on_retransmit(&mut self, seq: u64, now: Time) {
+        let idx = self.abs_index(seq);
+        let s = &mut self.segs[(idx - self.head_index) as usize];
+        if !s.retransmitted {
+            s.retransmitted = true;
+            self.retrans_bytes += s.len as u64;
+        }
+        s.ever_retransmitted = true;
+        s.last_sent = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    fn board(n: u64) -> Scoreboard {
+        let mut sb = Scoreboard::new(MSS, 0, 3);
+        for i in 0..n {
+            sb.on_new_segment(i * MSS as u64, MSS, Time::ZERO);
+        }
+        sb
+    }
+
+    #[test]
+    fn three_sacked_segments_mark_the_hole_lost() {
+        let mut sb = board(10);
+        assert_eq!(sb.bytes_in_flight(), 10_000);
+        sb.on_sack(&[(1000, 3000)]);
+        assert!(!sb.head_is_lost());
+        assert_eq!(sb.bytes_in_flight(), 8_000);
+        sb.on_sack(&[(1000, 4000)]);
+        assert!(sb.head_is_lost());
+        // 10 out − 3 sacked − 1 lost.
+        assert_eq!(sb.bytes_in_flight(), 6_000);
+        assert_eq!(sb.next_lost(), Some((0, MSS)));
+        sb.on_retransmit(0, Time::ZERO);
+        assert_eq!(sb.bytes_in_flight(), 7_000);
+        assert_eq!(sb.next_lost(), None);
+        let (newly, retx) = sb.on_cumulative_ack(4000);
+        assert_eq!(newly, 1000);
+        assert!(retx);
+        assert_eq!(sb.bytes_in_flight(), 6_000);
+        assert_eq!(sb.sacked_bytes(), 0);
+    }
+
+    #[test]
+    fn rto_marks_everything_unsacked_lost() {
+        let mut sb = board(5);
+        sb.on_sack(&[(3000, 4000)]);
+        sb.mark_all_lost();
+        assert_eq!(sb.bytes_in_flight(), 0);
+        let mut order = vec![];
+        while let Some((seq, _)) = sb.next_lost() {
+            sb.on_retransmit(seq, Time::ZERO);
+            order.push(seq);
+        }
+        assert_eq!(order, vec![0, 1000, 2000, 4000]);
+        assert_eq!(sb.bytes_in_flight(), 4000);
+    }
+
+    #[test]
+    fn partial_block_does_not_sack_a_segment() {
+        let mut sb = board(3);
+        let u = sb.on_sack(&[(1500, 2500)]);
+        assert_eq!(u.newly_sacked_bytes, 0);
+        let u = sb.on_sack(&[(1000, 3000)]);
+        assert_eq!(u.newly_sacked_bytes, 2000);
+    }
+}

@@ -1,0 +1,649 @@
+//! The data sender of one TCP connection (ns-3 `TcpSocketBase` on the sending side).
+//!
+//! Input: ACK segments (`on_segment`) and timer expiries (`on_timer`), each with `now`.
+//! Output: segments pulled by the owner with `poll_transmit` until it returns `None`, and the
+//! next timer deadline from `next_timer`. No allocation per segment: the scoreboard ring
+//! buffer grows to the largest window once and is then reused.
+//!
+//! Call order toward the congestion control follows ns-3.44 `TcpSocketBase::ProcessAck`,
+//! `DupAck`, `EnterRecovery` and `ReTxTimeout` (ns-3 passes the smoothed RTT to `PktsAcked`).
+
+use crate::config::TcpConfig;
+use crate::recovery::Recovery;
+use crate::rtt::RttEstimator;
+use crate::scoreboard::Scoreboard;
+use ccsim_cca::{CaEvent, CongState, CongestionOps, TcpState};
+use ccsim_core::Time;
+use ccsim_net::{TcpFlags, TcpSegment};
+
+/// Initial sequence number of the SYN; data starts at `ISS + 1`.
+const ISS: u64 = 0;
+/// SYN retransmissions before giving up (ns-3 `SynRetries`).
+const SYN_RETRIES: u32 = 6;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for the application start time.
+    Idle,
+    /// SYN sent (or due), waiting for SYN-ACK.
+    SynSent,
+    Established,
+    /// Connection gave up (SYN retries exhausted).
+    Failed,
+}
+
+/// Counters of one sender, for the flow's summary.
+#[derive(Clone, Debug, Default)]
+pub struct SenderStats {
+    pub tx_segments: u64,
+    pub tx_bytes: u64,
+    pub retx_segments: u64,
+    pub retx_bytes: u64,
+    pub rto_count: u64,
+    pub fast_recoveries: u64,
+}
+
+pub struct TcpSender {
+    cfg: TcpConfig,
+    pub tcb: TcpState,
+    cca: Box<dyn CongestionOps>,
+    sb: Scoreboard,
+    rtt: RttEstimator,
+    recovery: Recovery,
+    phase: Phase,
+    /// Bytes the application will ever write (None = unlimited bulk).
+    app_bytes: Option<u64>,
+    /// Peer's advertised window.
+    rwnd: u64,
+    rto: Time,
+    rto_deadline: Option<Time>,
+    syn_due: bool,
+    syn_tries: u32,
+    syn_sent_at: Time,
+    /// Timestamp to echo back (peer's latest TSval).
+    ts_recent: u32,
+    dupacks: u32,
+    /// RFC 6582 / RFC 6675 RecoveryPoint.
+    recover: u64,
+    recover_active: bool,
+    /// Retransmit the head at once, bypassing cwnd (fast retransmit / partial ACK).
+    force_head_retx: bool,
+    /// The next partial ACK is the first of this recovery episode (ns-3 `m_isFirstPartialAck`).
+    first_partial_ack: bool,
+    bytes_acked_not_processed: u32,
+    /// Earliest time the pacer allows the next segment.
+    pacing_release: Time,
+    /// RTT sample taken from the last ACK that advanced SND.UNA (for probes).
+    last_ack_rtt_sample: Option<Time>,
+    pub stats: SenderStats,
+}
+
+impl TcpSender {
+    pub fn new(cfg: TcpConfig, cca: Box<dyn CongestionOps>, app_bytes: Option<u64>) -> Self {
+        let mut tcb = TcpState::new(cfg.mss, cfg.initial_cwnd_segs, cfg.initial_ssthresh);
+        tcb.pacing = cfg.pacing;
+        tcb.last_acked_seq = ISS + 1;
+        tcb.next_tx_seq = ISS + 1;
+        tcb.high_tx_mark = ISS + 1;
+        tcb.bytes_in_flight = 0;
+        let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold);
+        let recovery = Recovery::new(cfg.recovery);
+        let rto = cfg.initial_rto.max(cfg.min_rto);
+        let rwnd = cfg.rcv_buf;
+        TcpSender {
+            cfg,
+            tcb,
+            cca,
+            sb,
+            rtt: RttEstimator::default(),
+            recovery,
+            phase: Phase::Idle,
+            app_bytes,
+            rwnd,
+            rto,
+            rto_deadline: None,
+            syn_due: false,
+            syn_tries: 0,
+            syn_sent_at: Time::ZERO,
+            ts_recent: 0,
+            dupacks: 0,
+            recover: 0,
+            recover_active: false,
+            force_head_retx: false,
+            first_partial_ack: true,
+            bytes_acked_not_processed: 0,
+            pacing_release: Time::ZERO,
+            last_ack_rtt_sample: None,
+            stats: SenderStats::default(),
+        }
+    }
+
+    /// One line of internal state, for debugging.
+    pub fn debug_line(&self) -> String {
+        format!(
+            "cwnd={} ssth={} srtt={:?} una={} next={} high={} rwnd={} out={} sacked={} lost={} pipe={} rto_at={:?} recover={} dupacks={} state={:?}",
+            self.tcb.cwnd, self.tcb.ssthresh, self.tcb.srtt, self.tcb.last_acked_seq, self.tcb.next_tx_seq, self.tcb.high_tx_mark, self.rwnd,
+            self.sb.outstanding_bytes(), self.sb.sacked_bytes(), self.sb.lost_bytes(),
+            self.sb.bytes_in_flight(), self.rto_deadline, self.recover, self.dupacks, self.tcb.cong_state
+        )
+    }
+
+    pub fn cca_name(&self) -> &'static str {
+        self.cca.name()
+    }
+
+    /// The application opens the connection: a SYN is due.
+    pub fn start(&mut self, now: Time) {
+        self.tcb.now = now;
+        self.phase = Phase::SynSent;
+        self.syn_due = true;
+    }
+
+    /// Bytes acknowledged by the peer (application data only).
+    pub fn acked_bytes(&self) -> u64 {
+        self.tcb.last_acked_seq - (ISS + 1)
+    }
+
+    /// True once every application byte has been acknowledged.
+    pub fn is_complete(&self) -> bool {
+        self.app_bytes.is_some_and(|n| self.acked_bytes() >= n)
+    }
+
+    pub fn has_failed(&self) -> bool {
+        self.phase == Phase::Failed
+    }
+
+    pub fn srtt(&self) -> Option<Time> {
+        self.rtt.srtt()
+    }
+
+    pub fn rto(&self) -> Time {
+        self.rto
+    }
+
+    /// RTT sample of the last ACK processed, if it advanced SND.UNA (ms-quantised when the
+    /// timestamp clock is 1 ms, as in ns-3).
+    pub fn take_rtt_sample(&mut self) -> Option<Time> {
+        self.last_ack_rtt_sample.take()
+    }
+
+    fn ts_now(&self, now: Time) -> u32 {
+        (now.as_nanos() / self.cfg.ts_tick.as_nanos().max(1)) as u32
+    }
+
+    /// RTT from a timestamp echo (ns-3 `TcpOptionTS::ElapsedTimeFromTsValue`), whole ticks;
+    /// a zero result becomes 1 µs as in ns-3 `EstimateRtt`.
+    fn ts_elapsed(&self, now: Time, echo: u32) -> Time {
+        let now_ticks = self.ts_now(now);
+        let ticks = now_ticks.saturating_sub(echo) as u64;
+        let t = Time(ticks * self.cfg.ts_tick.as_nanos());
+        if t == Time::ZERO {
+            Time::from_micros(1)
+        } else {
+            t
+        }
+    }
+
+    fn app_limit_seq(&self) -> u64 {
+        match self.app_bytes {
+            Some(n) => ISS + 1 + n,
+            None => u64::MAX,
+        }
+    }
+
+    fn refresh_in_flight(&mut self) {
+        self.tcb.bytes_in_flight = self.sb.bytes_in_flight().min(u32::MAX as u64) as u32;
+    }
+
+    fn set_state(&mut self, state: CongState) {
+        self.cca.congestion_state_set(&mut self.tcb, state);
+        self.tcb.cong_state = state;
+    }
+
+    fn restart_rto(&mut self, now: Time) {
+        self.rto_deadline = if self.sb.is_empty() {
+            None
+        } else {
+            Some(now + self.rto)
+        };
+    }
+
+    fn update_rto_value(&mut self) {
+        self.rto = self
+            .rtt
+            .rto(
+                self.cfg.min_rto,
+                self.cfg.clock_granularity,
+                self.cfg.initial_rto,
+            )
+            .min(self.cfg.max_rto);
+    }
+
+    /// Processes a segment from the peer (SYN-ACK or ACK).
+    pub fn on_segment(&mut self, now: Time, seg: &TcpSegment) {
+        self.tcb.now = now;
+        if seg.timestamps {
+            self.ts_recent = seg.ts_val;
+        }
+        match self.phase {
+            Phase::SynSent if seg.flags.has(TcpFlags::SYN) && seg.flags.has(TcpFlags::ACK) => {
+                self.on_syn_ack(now, seg)
+            }
+            Phase::Established if seg.flags.has(TcpFlags::ACK) => self.on_ack(now, seg),
+            _ => {}
+        }
+    }
+
+    fn on_syn_ack(&mut self, now: Time, seg: &TcpSegment) {
+        self.phase = Phase::Established;
+        self.syn_due = false;
+        self.rwnd = seg.window;
+        // The SYN-ACK gives the first RTT measurement (unless the SYN was retransmitted).
+        if self.syn_tries == 1 {
+            let sample = if seg.timestamps && self.cfg.timestamps {
+                self.ts_elapsed(now, seg.ts_ecr)
+            } else {
+                now - self.syn_sent_at
+            };
+            self.rtt.sample(sample);
+            self.tcb.srtt = self.rtt.srtt();
+            self.tcb.last_rtt = Some(sample);
+            self.tcb.min_rtt = Some(sample);
+        }
+        self.update_rto_value();
+        self.rto_deadline = None;
+        self.cca.init(&mut self.tcb);
+    }
+
+    fn on_ack(&mut self, now: Time, seg: &TcpSegment) {
+        let ack = seg.ack;
+        let old_una = self.tcb.last_acked_seq;
+        if ack < old_una || ack > self.tcb.high_tx_mark {
+            return; // stale, or acknowledges data never sent
+        }
+        self.rwnd = seg.window;
+
+        // RFC 6675 §5: update the scoreboard from the SACK blocks first.
+        let newly_sacked = if self.cfg.sack && !seg.sack.is_empty() {
+            self.sb.on_sack(seg.sack.as_slice()).newly_sacked_bytes
+        } else {
+            0
+        };
+
+        // RTT sample (ns-3 `EstimateRtt`): only from ACKs covering the oldest outstanding
+        // segment, and never from a retransmitted one (Karn).
+        if ack > old_una {
+            let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
+            let sample = if self.cfg.timestamps && seg.timestamps {
+                Some(self.ts_elapsed(now, seg.ts_ecr))
+            } else {
+                self.sb.head().map(|s| now - s.last_sent)
+            };
+            if let Some(sample) = sample {
+                self.last_ack_rtt_sample = Some(sample);
+                if !head_retx {
+                    self.rtt.sample(sample);
+                    self.tcb.srtt = self.rtt.srtt();
+                    self.tcb.last_rtt = Some(sample);
+                    self.tcb.min_rtt = Some(self.tcb.min_rtt.map_or(sample, |m| m.min(sample)));
+                    self.update_rto_value();
+                }
+            }
+        }
+
+        let (newly_acked, _) = self.sb.on_cumulative_ack(ack);
+        let delivered = newly_acked + newly_sacked;
+        self.tcb.delivered += delivered;
+        self.tcb.last_acked_seq = ack;
+        self.refresh_in_flight();
+
+        let is_dupack = if self.cfg.sack {
+            newly_sacked > 0
+        } else {
+            ack == old_una && ack < self.tcb.high_tx_mark
+        };
+        let old_dupacks = self.dupacks;
+        if is_dupack {
+            self.on_dupack(delivered);
+        }
+        if ack == old_una {
+            if ack < self.tcb.high_tx_mark && self.tcb.cong_state != CongState::Loss {
+                let srtt = self.srtt_or_zero();
+                self.cca.pkts_acked(&mut self.tcb, 1, srtt);
+            }
+            return;
+        }
+        self.on_new_ack(now, ack, old_una, is_dupack, old_dupacks, delivered);
+    }
+
+    fn srtt_or_zero(&self) -> Time {
+        self.tcb.srtt.unwrap_or(Time::ZERO)
+    }
+
+    /// ns-3 `TcpSocketBase::DupAck` (RFC 6675 §5 steps 1–3, RFC 3042).
+    fn on_dupack(&mut self, delivered: u64) {
+        if self.tcb.cong_state != CongState::Loss {
+            self.dupacks += 1;
+        }
+        if self.tcb.cong_state == CongState::Open {
+            self.set_state(CongState::Disorder);
+        }
+        match self.tcb.cong_state {
+            CongState::Recovery => self.recovery.on_ack(&mut self.tcb, delivered),
+            CongState::Disorder => {
+                let may_recover = !self.recover_active || self.tcb.last_acked_seq >= self.recover;
+                if (self.dupacks >= self.cfg.dupack_threshold && may_recover)
+                    || (self.cfg.sack && self.sb.head_is_lost() && may_recover)
+                {
+                    self.enter_recovery(delivered);
+                }
+                // Otherwise RFC 3042 limited transmit happens through the normal window rule:
+                // SACKed segments have left the pipe, so cwnd − pipe allows new data.
+            }
+            _ => {}
+        }
+    }
+
+    /// ns-3 `TcpSocketBase::EnterRecovery` (RFC 6675 §5 step 4).
+    fn enter_recovery(&mut self, delivered: u64) {
+        self.stats.fast_recoveries += 1;
+        if !self.sb.head_is_lost() {
+            self.sb.mark_head_lost();
+        }
+        self.recover = self.tcb.high_tx_mark;
+        self.recover_active = true;
+        self.set_state(CongState::Recovery);
+        self.refresh_in_flight();
+        let bif = if self.cfg.sack {
+            self.tcb.bytes_in_flight
+        } else {
+            self.tcb.bytes_in_flight + self.tcb.mss
+        };
+        self.tcb.ssthresh = self.cca.ssthresh(&self.tcb, bif);
+        let flight = self.tcb.high_tx_mark - self.tcb.last_acked_seq;
+        self.recovery.enter(&mut self.tcb, flight, delivered);
+        // (4.3) Retransmit the first segment presumed dropped, whatever the window says.
+        self.force_head_retx = true;
+    }
+
+    /// A cumulative ACK that advances SND.UNA (ns-3 `ProcessAck`, "ackNumber > oldHead").
+    fn on_new_ack(
+        &mut self,
+        now: Time,
+        ack: u64,
+        old_una: u64,
+        is_dupack: bool,
+        old_dupacks: u32,
+        delivered: u64,
+    ) {
+        let mss = self.tcb.mss;
+        let bytes_acked = ack - old_una;
+        let mut segs_acked = (bytes_acked / mss as u64) as u32;
+        self.bytes_acked_not_processed += (bytes_acked % mss as u64) as u32;
+        if self.bytes_acked_not_processed >= mss {
+            segs_acked += 1;
+            self.bytes_acked_not_processed -= mss;
+        }
+        if !is_dupack {
+            self.dupacks = 0;
+        }
+        let srtt = self.srtt_or_zero();
+        let state = self.tcb.cong_state;
+        if state == CongState::Recovery && ack < self.recover {
+            // Partial ACK (RFC 6582 §3.2 step 3, RFC 6675 (B)).
+            if segs_acked >= 1 {
+                self.recovery.on_ack(&mut self.tcb, delivered);
+            }
+            if self.sb.head().is_some_and(|s| !s.retransmitted) {
+                if !self.cfg.sack || !self.sb.head_is_lost() {
+                    self.sb.mark_head_lost();
+                    self.refresh_in_flight();
+                }
+                self.force_head_retx = true;
+            }
+            self.cca.pkts_acked(&mut self.tcb, 1, srtt);
+            // RFC 6582 §3.2 step 3 ("impatient" variant, as ns-3): only the first partial ACK
+            // of an episode re-arms the retransmission timer.
+            if self.first_partial_ack {
+                self.first_partial_ack = false;
+                self.restart_rto(now);
+            }
+        } else if state == CongState::Loss && ack < self.recover {
+            self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
+            self.cca.increase_window(&mut self.tcb, segs_acked);
+            self.restart_rto(now);
+        } else {
+            let mut exited_recovery = false;
+            match state {
+                CongState::Open => self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt),
+                CongState::Disorder => {
+                    // The dupACKs already went to PktsAcked one segment each.
+                    if segs_acked >= old_dupacks {
+                        self.cca
+                            .pkts_acked(&mut self.tcb, segs_acked - old_dupacks, srtt);
+                    }
+                    if !is_dupack {
+                        self.set_state(CongState::Open);
+                    }
+                }
+                CongState::Recovery => {
+                    segs_acked = (bytes_acked / mss as u64) as u32;
+                    self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
+                    self.cca.cwnd_event(&mut self.tcb, CaEvent::CompleteCwr);
+                    self.set_state(CongState::Open);
+                    exited_recovery = true;
+                    self.first_partial_ack = true;
+                    self.dupacks = 0;
+                }
+                CongState::Loss => {
+                    self.first_partial_ack = true;
+                    segs_acked = ((ack - self.recover) / mss as u64) as u32;
+                    self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
+                    self.set_state(CongState::Open);
+                }
+                CongState::Cwr => self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt),
+            }
+            if ack >= self.recover {
+                self.recover_active = false;
+            }
+            if exited_recovery {
+                self.recovery.exit(&mut self.tcb);
+            }
+            if self.tcb.cong_state == CongState::Open {
+                self.cca.increase_window(&mut self.tcb, segs_acked);
+            }
+            self.restart_rto(now);
+        }
+    }
+
+    /// Timer expiry: RTO (or SYN retransmission); pacing releases need no action here.
+    pub fn on_timer(&mut self, now: Time) {
+        self.tcb.now = now;
+        if let Some(t) = self.cca.next_timer() {
+            if t <= now {
+                self.cca.on_timer(&mut self.tcb);
+            }
+        }
+        match self.rto_deadline {
+            Some(deadline) if deadline <= now => {}
+            _ => return,
+        }
+        self.rto_deadline = None;
+        match self.phase {
+            Phase::SynSent => {
+                if self.syn_tries > SYN_RETRIES {
+                    self.phase = Phase::Failed;
+                } else {
+                    self.syn_due = true;
+                }
+            }
+            Phase::Established => self.on_rto(now),
+            _ => {}
+        }
+    }
+
+    /// ns-3 `TcpSocketBase::ReTxTimeout` (RFC 6298 §5.4–5.6, RFC 6675 §5.1).
+    fn on_rto(&mut self, now: Time) {
+        if self.sb.is_empty() {
+            return;
+        }
+        self.stats.rto_count += 1;
+        let in_flight_before = self.tcb.bytes_in_flight;
+        self.sb.mark_all_lost();
+        self.refresh_in_flight();
+        let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
+        if self.tcb.cong_state != CongState::Loss || !head_retx {
+            self.tcb.ssthresh = self.cca.ssthresh(&self.tcb, in_flight_before);
+        }
+        self.tcb.cwnd = self.tcb.mss;
+        self.cca.cwnd_event(&mut self.tcb, CaEvent::Loss);
+        self.set_state(CongState::Loss);
+        self.recover = self.tcb.high_tx_mark;
+        self.recover_active = true;
+        self.dupacks = 0;
+        // RFC 6298 §5.5: back off the timer.
+        self.rto = Time(self.rto.as_nanos().saturating_mul(2)).min(self.cfg.max_rto);
+        self.pacing_release = now;
+        self.force_head_retx = true;
+    }
+
+    /// Next time this sender needs `on_timer` (RTO, pacing release or the algorithm's own).
+    pub fn next_timer(&self) -> Option<Time> {
+        let mut t = self.rto_deadline;
+        if let Some(c) = self.cca.next_timer() {
+            t = Some(t.map_or(c, |x| x.min(c)));
+        }
+        if self.cfg.pacing && self.pacing_release > self.tcb.now {
+            t = Some(t.map_or(self.pacing_release, |x| x.min(self.pacing_release)));
+        }
+        t
+    }
+
+    /// The next segment to put on the wire now, if the window, pacing and data allow one.
+    pub fn poll_transmit(&mut self, now: Time) -> Option<TcpSegment> {
+        self.tcb.now = now;
+        match self.phase {
+            Phase::SynSent if self.syn_due => return Some(self.make_syn(now)),
+            Phase::Established => {}
+            _ => return None,
+        }
+        if self.cfg.pacing && now < self.pacing_release {
+            return None;
+        }
+        let mss = self.tcb.mss;
+        // Fast retransmit / partial-ACK retransmission of the head, outside the window.
+        if self.force_head_retx {
+            self.force_head_retx = false;
+            if let Some(head) = self.sb.head() {
+                if !head.sacked {
+                    let (seq, len) = (head.seq, head.len);
+                    return Some(self.emit_retransmission(now, seq, len));
+                }
+            }
+        }
+        let window = (self.tcb.cwnd as u64).min(self.rwnd);
+        let in_flight = self.sb.bytes_in_flight();
+        let avail = window.saturating_sub(in_flight);
+        // RFC 6675 NextSeg rule 1: lost segments first.
+        if avail >= 1 {
+            if let Some((seq, len)) = self.sb.next_lost() {
+                if avail >= len as u64 || in_flight == 0 {
+                    return Some(self.emit_retransmission(now, seq, len));
+                }
+                return None;
+            }
+        }
+        // Rule 2: new data, within the send buffer and the receiver's window.
+        let next = self.tcb.next_tx_seq;
+        let limit = self.app_limit_seq();
+        if next >= limit {
+            self.tcb.is_cwnd_limited = false;
+            return None;
+        }
+        let len = (limit - next).min(mss as u64) as u32;
+        let outstanding = next - self.tcb.last_acked_seq;
+        if outstanding + len as u64 > self.cfg.snd_buf.max(mss as u64)
+            || outstanding + len as u64 > self.rwnd.max(mss as u64)
+        {
+            self.tcb.is_cwnd_limited = false;
+            return None;
+        }
+        // Silly-window avoidance: wait for room for a whole segment.
+        if avail < len as u64 {
+            self.tcb.is_cwnd_limited = true;
+            return None;
+        }
+        Some(self.emit_new(now, next, len))
+    }
+
+    fn make_syn(&mut self, now: Time) -> TcpSegment {
+        self.syn_due = false;
+        self.syn_tries += 1;
+        self.syn_sent_at = now;
+        // ns-3 `SendEmptyPacket`: SYN timeout = ConnTimeout (3 s) doubled per retry.
+        let backoff = 1u64 << (self.syn_tries - 1).min(16);
+        self.rto_deadline = Some(now + Time(Time::from_secs(3).as_nanos() * backoff));
+        self.tcb.now = now;
+        TcpSegment {
+            flags: TcpFlags(TcpFlags::SYN),
+            seq: ISS,
+            ack: 0,
+            payload: 0,
+            window: self.cfg.rcv_buf,
+            ts_val: self.ts_now(now),
+            ts_ecr: 0,
+            timestamps: self.cfg.timestamps,
+            sack_permitted: self.cfg.sack,
+            ..Default::default()
+        }
+    }
+
+    fn data_segment(&self, now: Time, seq: u64, len: u32) -> TcpSegment {
+        TcpSegment {
+            flags: TcpFlags(TcpFlags::ACK),
+            seq,
+            ack: 1,
+            payload: len,
+            window: self.cfg.rcv_buf,
+            ts_val: self.ts_now(now),
+            ts_ecr: self.ts_recent,
+            timestamps: self.cfg.timestamps,
+            ..Default::default()
+        }
+    }
+
+    fn after_send(&mut self, now: Time, seg: &TcpSegment) {
+        self.stats.tx_segments += 1;
+        self.stats.tx_bytes += seg.payload as u64;
+        if self.tcb.cong_state == CongState::Recovery {
+            self.recovery.on_sent(seg.payload);
+        }
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto);
+        }
+        self.refresh_in_flight();
+        if self.cfg.pacing && self.tcb.pacing_rate_bps > 0 {
+            let wire = seg.ip_bytes() as u64;
+            self.pacing_release = now + Time::tx_time(wire, self.tcb.pacing_rate_bps);
+        }
+    }
+
+    fn emit_new(&mut self, now: Time, seq: u64, len: u32) -> TcpSegment {
+        let seg = self.data_segment(now, seq, len);
+        self.sb.on_new_segment(seq, len, now);
+        self.tcb.next_tx_seq = seq + len as u64;
+        self.tcb.high_tx_mark = self.tcb.high_tx_mark.max(self.tcb.next_tx_seq);
+        self.after_send(now, &seg);
+        seg
+    }
+
+    fn emit_retransmission(&mut self, now: Time, seq: u64, len: u32) -> TcpSegment {
+        let mut seg = self.data_segment(now, seq, len);
+        seg.retransmission = true;
+        self.sb.on_retransmit(seq, now);
+        self.stats.retx_segments += 1;
+        self.stats.retx_bytes += len as u64;
+        self.after_send(now, &seg);
+        seg
+    }
+}

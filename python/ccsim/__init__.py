@@ -1,0 +1,26 @@
+"""ccsim: a fast, deterministic packet-level simulator of TCP congestion control.
+
+Typical use::
+
+    import ccsim
+    res = ccsim.run("experiments/dumbbell_cubic.toml", run__duration="10s")
+    print(res.flows[["cca", "goodput_mbps", "rtt_p50_ms"]])
+    res.flow_series.plot(x="t_s", y="cwnd_bytes")
+
+Overrides given as keyword arguments use ``__`` between key-path parts
+(``dumbbell__bottleneck__rate="50Mbps"``); ``set=["flows.0.cca=bbr"]`` takes the
+command-line form.
+"""
+
+from ccsim._ccsim import ScenarioError, __version__, cca_algorithms, replay_cca
+from ccsim.runner import Result, load, run
+
+__all__ = [
+    "Result",
+    "ScenarioError",
+    "__version__",
+    "cca_algorithms",
+    "load",
+    "replay_cca",
+    "run",
+]

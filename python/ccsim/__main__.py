@@ -1,0 +1,5 @@
+import sys
+
+from ccsim.cli import main
+
+sys.exit(main())

@@ -1,0 +1,177 @@
+"""The `ccsim` command line.
+
+  ccsim run SCENARIO.toml [--set key.path=value ...] [--out DIR] [--json] [--no-plot]
+  ccsim cca replay FILE.json [--out FILE] [--compare]
+  ccsim cca list
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ccsim._ccsim import ScenarioError, cca_algorithms, replay_cca
+from ccsim.runner import execute, finish_summary, load
+
+EXIT_BAD_INPUT = 2
+
+
+def _fmt(x: Any, spec: str = ".2f") -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def summary_table(summary: dict[str, Any]) -> str:
+    """The human-readable summary printed after a run."""
+    head = (
+        f"{'flow':>4} {'cca':<16} {'goodput Mb/s':>12} {'RTT mean':>9} {'p50':>7} "
+        f"{'p95':>7} {'retx':>6} {'RTOs':>5} {'FCT s':>7}"
+    )
+    lines = [head, "-" * len(head)]
+    for f in summary["flows"]:
+        lines.append(
+            f"{f['id']:>4} {f['cca']:<16} {f['goodput_mbps']:>12.2f} {_fmt(f['rtt_mean_ms'], '.1f'):>9} "
+            f"{_fmt(f['rtt_p50_ms'], '.1f'):>7} {_fmt(f['rtt_p95_ms'], '.1f'):>7} "
+            f"{f['retx_segments']:>6} {f['timeouts']:>5} {_fmt(f['fct_s'], '.3f'):>7}"
+        )
+    lines.append("-" * len(head))
+    jain = summary.get("jain_index")
+    lines.append(
+        f"total goodput {summary['total_goodput_mbps']:.2f} Mb/s"
+        + (f", Jain's index {jain:.3f}" if jain is not None and len(summary["flows"]) > 1 else "")
+    )
+    drops = [q for q in summary["queues"] if q["drops"]]
+    if drops:
+        lines.append("drops: " + ", ".join(f"{q['id']} {q['drops']}" for q in drops))
+    lines.append(
+        f"{summary['duration_s']:.1f} s simulated in {summary['wall_s']:.2f} s wall "
+        f"({summary['sim_speed']:.0f}x real time), {summary['events']:,} events "
+        f"({summary['events_per_s'] / 1e6:.1f} M events/s)"
+    )
+    return "\n".join(lines)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ccsim.output import ResultDir
+
+    path = Path(args.scenario)
+    if not path.is_file():
+        print(f"error: scenario file not found: {path}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        sim = load(path, set=args.set)
+    except ScenarioError as e:
+        print(f"error in {path}: {e.args[0]}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = Path(args.out) if args.out else Path("results") / path.stem
+    try:
+        rd = ResultDir(out, sim.link_names())
+    except (FileExistsError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from ccsim.progress import ProgressBar
+
+    bar = ProgressBar(path.stem, enabled=None if not args.json else False)
+    try:
+        wall = execute(sim, rd.on_chunk, bar)
+        bar.close()
+        summary = finish_summary(sim, wall)
+        scenario = json.loads(sim.scenario_json())
+        rd.finish(summary, scenario)
+        if not args.no_plot:
+            import pandas as pd
+
+            from ccsim.plots import overview
+
+            fs = pd.read_parquet(rd.tmp / "flow_timeseries.parquet")
+            qs = pd.read_parquet(rd.tmp / "queue_timeseries.parquet")
+            overview(fs, qs, summary, rd.plots_dir / "overview.png", title=summary.get("scenario"))
+        final = rd.commit()
+    except BaseException:
+        bar.close()
+        rd.abort()
+        raise
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(summary_table(summary))
+        print(f"results: {final}/" + ("" if args.no_plot else f"  plot: {final}/plots/overview.png"))
+    return 0
+
+
+def cmd_cca_replay(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        print(f"error: replay file not found: {path}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    text = path.read_text(encoding="utf-8")
+    try:
+        ours = replay_cca(text)
+    except ValueError as e:
+        print(f"error in {path}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.compare:
+        ref = json.loads(text)
+        got = json.loads(ours)
+        total = equal = 0
+        worst: list[str] = []
+        for rv, gv in zip(ref["vectors"], got["vectors"]):
+            same = 0
+            first_diff = None
+            for i, (rs, gs) in enumerate(zip(rv["steps"], gv["steps"])):
+                if rs[4:7] == gs[4:7]:
+                    same += 1
+                elif first_diff is None:
+                    first_diff = i
+            total += len(rv["steps"])
+            equal += same
+            if first_diff is not None:
+                worst.append(f"  {rv['algorithm']} / {rv['scenario']}: first difference at step {first_diff}")
+        print(f"{equal}/{total} steps equal (cwnd, ssthresh, state) across {len(ref['vectors'])} vectors")
+        for w in worst:
+            print(w)
+        return 0 if equal == total else 1
+    if args.out:
+        Path(args.out).write_text(ours + "\n", encoding="utf-8")
+    else:
+        print(ours)
+    return 0
+
+
+def cmd_cca_list(_: argparse.Namespace) -> int:
+    for short, typeid in cca_algorithms():
+        print(f"{short:<14} {typeid}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ccsim", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run a scenario file")
+    r.add_argument("scenario", help="scenario file (.toml or .json)")
+    r.add_argument("--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a scenario key (repeatable)")
+    r.add_argument("--out", help="results directory (default: results/<scenario name>)")
+    r.add_argument("--json", action="store_true", help="print the summary JSON to stdout instead of the table")
+    r.add_argument("--no-plot", action="store_true", help="skip plots/overview.png")
+    r.set_defaults(func=cmd_run)
+    c = sub.add_parser("cca", help="congestion-control tools")
+    csub = c.add_subparsers(dest="cca_command", required=True)
+    rp = csub.add_parser("replay", help="replay a unit-level vector file through ccsim's algorithms")
+    rp.add_argument("file")
+    rp.add_argument("--out", help="write the replayed file here instead of stdout")
+    rp.add_argument("--compare", action="store_true", help="compare with the file's own values; exit 1 on any difference")
+    rp.set_defaults(func=cmd_cca_replay)
+    ls = csub.add_parser("list", help="list the algorithms")
+    ls.set_defaults(func=cmd_cca_list)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

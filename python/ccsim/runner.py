@@ -1,0 +1,169 @@
+"""Building and running simulations from Python: `ccsim.run`, `ccsim.load`, `Result`."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from ccsim._ccsim import ScenarioError, Simulation
+
+#: Number of slices a run is cut into (progress updates and series drains).
+_SLICES = 200
+
+
+def _toml_literal(value: Any) -> str:
+    """A Python value as the right-hand side of a `key=value` override."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_literal(v) for v in value) + "]"
+    raise TypeError(f"cannot use {type(value).__name__} {value!r} as a scenario value")
+
+
+def _overrides(set_: Sequence[str] | None, kwargs: Mapping[str, Any]) -> list[str]:
+    out = list(set_ or [])
+    for key, value in kwargs.items():
+        out.append(f"{key.replace('__', '.')}={_toml_literal(value)}")
+    return out
+
+
+def load(
+    scenario: str | os.PathLike | Mapping[str, Any],
+    set: Sequence[str] | None = None,  # noqa: A002 - mirrors the CLI's --set
+    **overrides: Any,
+) -> Simulation:
+    """Builds a :class:`Simulation` from a TOML/JSON file path, TOML text or a dict.
+
+    Raises :class:`ccsim.ScenarioError` (a ValueError) naming the key path on bad input,
+    and FileNotFoundError for a missing file.
+    """
+    ov = _overrides(set, overrides)
+    if isinstance(scenario, Mapping):
+        return Simulation.from_json(json.dumps(scenario), ov)
+    text_or_path = os.fspath(scenario)
+    if "\n" not in text_or_path and (
+        text_or_path.endswith((".toml", ".json")) or Path(text_or_path).exists()
+    ):
+        path = Path(text_or_path)
+        if not path.is_file():
+            raise FileNotFoundError(f"scenario file not found: {path}")
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".json":
+            return Simulation.from_json(text, ov)
+        return Simulation.from_toml(text, ov)
+    return Simulation.from_toml(text_or_path, ov)
+
+
+def _columns(raw: Mapping[str, tuple[str, bytes]]) -> dict[str, np.ndarray]:
+    return {name: np.frombuffer(buf, dtype=np.dtype(dt)) for name, (dt, buf) in raw.items()}
+
+
+def execute(
+    sim: Simulation,
+    on_chunk: Callable[[dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None,
+    progress: Callable[[float, float, float], None] | None = None,
+) -> float:
+    """Runs `sim` to the end in slices, handing each slice's series to `on_chunk` and
+    calling `progress(now_s, duration_s, wall_s)`. Returns the wall time in seconds."""
+    start = time.perf_counter()
+    duration = sim.duration_s
+    step = duration / _SLICES
+    k = 0
+    while not sim.finished:
+        k += 1
+        sim.run_until(min(duration, k * step))
+        if on_chunk is not None:
+            flows, queues = sim.drain_series()
+            on_chunk(_columns(flows), _columns(queues))
+        if progress is not None:
+            progress(sim.now_s, duration, time.perf_counter() - start)
+    if on_chunk is not None:
+        flows, queues = sim.drain_series()
+        if len(flows["t_s"][1]) or len(queues["t_s"][1]):
+            on_chunk(_columns(flows), _columns(queues))
+    return time.perf_counter() - start
+
+
+@dataclass
+class Result:
+    """What a run produced: the summary and the tables as DataFrames."""
+
+    summary: dict[str, Any]
+    flow_series: pd.DataFrame
+    queue_series: pd.DataFrame
+    scenario: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        """One row per flow: goodput, RTT statistics, retransmissions, FCT."""
+        return pd.DataFrame(self.summary["flows"])
+
+    @property
+    def queues(self) -> pd.DataFrame:
+        """One row per link queue: drops, occupancy."""
+        return pd.DataFrame(self.summary["queues"])
+
+    @property
+    def wall_s(self) -> float:
+        return float(self.summary["wall_s"])
+
+
+def finish_summary(sim: Simulation, wall_s: float) -> dict[str, Any]:
+    """The run's summary with the wall-clock figures added."""
+    summary = json.loads(sim.summary_json())
+    summary["wall_s"] = wall_s
+    summary["events_per_s"] = summary["events"] / wall_s if wall_s > 0 else None
+    summary["sim_speed"] = summary["duration_s"] / wall_s if wall_s > 0 else None
+    return summary
+
+
+def series_frames(
+    flow_chunks: list[dict[str, np.ndarray]],
+    queue_chunks: list[dict[str, np.ndarray]],
+    link_names: list[str],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    def concat(chunks: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+        if not chunks:
+            return pd.DataFrame()
+        return pd.DataFrame({k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]})
+
+    fs = concat(flow_chunks)
+    qs = concat(queue_chunks)
+    if len(qs):
+        qs.insert(2, "link_name", pd.Categorical.from_codes(qs["link"].astype(int), link_names))
+    return fs, qs
+
+
+def run(
+    scenario: str | os.PathLike | Mapping[str, Any],
+    set: Sequence[str] | None = None,  # noqa: A002
+    **overrides: Any,
+) -> Result:
+    """Runs a scenario to the end and returns a :class:`Result` (the GIL is released while
+    the core runs)."""
+    sim = load(scenario, set, **overrides)
+    flow_chunks: list[dict[str, np.ndarray]] = []
+    queue_chunks: list[dict[str, np.ndarray]] = []
+
+    def keep(f: dict[str, np.ndarray], q: dict[str, np.ndarray]) -> None:
+        flow_chunks.append(f)
+        queue_chunks.append(q)
+
+    wall = execute(sim, keep)
+    fs, qs = series_frames(flow_chunks, queue_chunks, sim.link_names())
+    return Result(finish_summary(sim, wall), fs, qs, json.loads(sim.scenario_json()))
+
+
+__all__ = ["Result", "ScenarioError", "execute", "load", "run"]
