@@ -148,6 +148,37 @@ def summary_line(case: str, cca: str, d: dict) -> str:
     )
 
 
+def print_table(outdir: Path) -> None:
+    order = {c: i for i, c in enumerate(ALL_CCAS)}
+    files = sorted(
+        outdir.glob("*_*.json"),
+        key=lambda p: (p.stem.split("_", 1)[0], order.get(p.stem.split("_", 1)[1], 99)),
+    )
+    print(
+        "| case | cca | goodput Mb/s | RTT p50 ms | RTT p95 ms | RTT mean ms | RTT samples | retx | drops"
+        " | Jain | wall s | peak RSS MB | events | events/s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for p in files:
+        d = json.loads(p.read_text())
+        case, cca = p.stem.split("_", 1)
+        fl = d["flows"]
+        n = len(fl)
+        if n == 1:
+            f = fl[0]
+            p50, p95, mean, ns = f["rtt_p50_ms"], f["rtt_p95_ms"], f["rtt_mean_ms"], f["rtt_samples"]
+            rtt = f"| {p50:g} | {p95:g} | {mean:.2f} | {ns} "
+        else:
+            rtt = "| (per flow) | | | "
+            rtt += f"{sum(f['rtt_samples'] for f in fl)} "
+        retx = sum(f["retx_segments"] for f in fl)
+        print(
+            f"| {case} | {cca} | {d['total_goodput_mbps']:.3f} {rtt}| {retx} | {d['queues'][0]['drops']}"
+            f" | {d['jain_index']:.4f} | {d['wall_s']:.1f} | {d['peak_rss_mb']:.1f} | {d['events']}"
+            f" | {d['events_per_s']:.0f} |"
+        )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", default="A", help="comma-separated case names (A,B,C)")
@@ -156,6 +187,7 @@ def main() -> int:
     ap.add_argument("--outdir", default=str(DEFAULT_OUT))
     ap.add_argument("--jobs", type=int, default=1, help="parallel runs (2 at most on 2 cores)")
     ap.add_argument("--list", action="store_true", help="print the case table and exit")
+    ap.add_argument("--table", action="store_true", help="print a markdown table of the golden JSON in --outdir and exit")
     ap.add_argument("extra", nargs="*", help="extra arguments passed to every run (after --)")
     a = ap.parse_args()
 
@@ -163,6 +195,10 @@ def main() -> int:
         for name, params in CASES.items():
             print(name, " ".join(f"--{k}={v}" for k, v in params.items()))
         print("ccas:", ",".join(ALL_CCAS))
+        return 0
+
+    if a.table:
+        print_table(Path(a.outdir))
         return 0
 
     binary = Path(a.bin)
