@@ -1,8 +1,8 @@
 """The `ccsim` command line.
 
-  ccsim run SCENARIO.toml [--set key.path=value ...] [--out DIR] [--json] [--no-plot]
-  ccsim cca replay FILE.json [--out FILE] [--compare]
-  ccsim cca list
+ccsim run SCENARIO.toml [--set key.path=value ...] [--out DIR] [--json] [--no-plot]
+ccsim cca replay FILE.json [--out FILE] [--compare]
+ccsim cca list
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def summary_table(summary: dict[str, Any]) -> str:
     lines = [head, "-" * len(head)]
     for f in summary["flows"]:
         lines.append(
-            f"{f['id']:>4} {f['cca']:<16} {f['goodput_mbps']:>12.2f} {_fmt(f['rtt_mean_ms'], '.1f'):>9} "
+            f"{f['id']:>4} {f['cca']:<16} {f['goodput_mbps']:>12.2f} "
+            f"{_fmt(f['rtt_mean_ms'], '.1f'):>9} "
             f"{_fmt(f['rtt_p50_ms'], '.1f'):>7} {_fmt(f['rtt_p95_ms'], '.1f'):>7} "
             f"{f['retx_segments']:>6} {f['timeouts']:>5} {_fmt(f['fct_s'], '.3f'):>7}"
         )
@@ -97,7 +98,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(summary_table(summary))
-        print(f"results: {final}/" + ("" if args.no_plot else f"  plot: {final}/plots/overview.png"))
+        print(
+            f"results: {final}/" + ("" if args.no_plot else f"  plot: {final}/plots/overview.png")
+        )
     return 0
 
 
@@ -128,8 +131,11 @@ def cmd_cca_replay(args: argparse.Namespace) -> int:
             total += len(rv["steps"])
             equal += same
             if first_diff is not None:
-                worst.append(f"  {rv['algorithm']} / {rv['scenario']}: first difference at step {first_diff}")
-        print(f"{equal}/{total} steps equal (cwnd, ssthresh, state) across {len(ref['vectors'])} vectors")
+                worst.append(
+                    f"  {rv['algorithm']} / {rv['scenario']}: first difference at step {first_diff}"
+                )
+        n = len(ref["vectors"])
+        print(f"{equal}/{total} steps equal (cwnd, ssthresh, state) across {n} vectors")
         for w in worst:
             print(w)
         return 0 if equal == total else 1
@@ -147,21 +153,37 @@ def cmd_cca_list(_: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ccsim", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="ccsim", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("scenario", help="scenario file (.toml or .json)")
-    r.add_argument("--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a scenario key (repeatable)")
+    r.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY.PATH=VALUE",
+        help="override a scenario key (repeatable)",
+    )
     r.add_argument("--out", help="results directory (default: results/<scenario name>)")
-    r.add_argument("--json", action="store_true", help="print the summary JSON to stdout instead of the table")
+    r.add_argument(
+        "--json", action="store_true", help="print the summary JSON to stdout instead of the table"
+    )
     r.add_argument("--no-plot", action="store_true", help="skip plots/overview.png")
     r.set_defaults(func=cmd_run)
     c = sub.add_parser("cca", help="congestion-control tools")
     csub = c.add_subparsers(dest="cca_command", required=True)
-    rp = csub.add_parser("replay", help="replay a unit-level vector file through ccsim's algorithms")
+    rp = csub.add_parser(
+        "replay", help="replay a unit-level vector file through ccsim's algorithms"
+    )
     rp.add_argument("file")
     rp.add_argument("--out", help="write the replayed file here instead of stdout")
-    rp.add_argument("--compare", action="store_true", help="compare with the file's own values; exit 1 on any difference")
+    rp.add_argument(
+        "--compare",
+        action="store_true",
+        help="compare with the file's own values; exit 1 on any difference",
+    )
     rp.set_defaults(func=cmd_cca_replay)
     ls = csub.add_parser("list", help="list the algorithms")
     ls.set_defaults(func=cmd_cca_list)

@@ -33,7 +33,9 @@ def overview(
     # The queue that dropped most is the bottleneck worth showing.
     queues = summary["queues"]
     if len(queue_series) and queues:
-        busiest = max(range(len(queues)), key=lambda i: (queues[i]["drops"], queues[i]["mean_packets"]))
+        busiest = max(
+            range(len(queues)), key=lambda i: (queues[i]["drops"], queues[i]["mean_packets"])
+        )
         q = queue_series[queue_series["link"] == busiest]
         axes[3].plot(q["t_s"], q["packets"], color="tab:red", lw=1)
         axes[3].set_ylabel(f"queue {queues[busiest]['id']}\n(packets)")

@@ -138,7 +138,7 @@ impl PySimulation {
             v: &[T],
             to_le: impl Fn(T) -> Vec<u8>,
         ) -> PyResult<()> {
-            let mut bytes = Vec::with_capacity(v.len() * std::mem::size_of::<T>());
+            let mut bytes = Vec::with_capacity(std::mem::size_of_val(v));
             for &x in v {
                 bytes.extend_from_slice(&to_le(x));
             }
@@ -167,6 +167,31 @@ impl PySimulation {
     }
 }
 
+/// Runs `f` without the GIL; a panic becomes a RuntimeError instead of unwinding into Python.
+fn without_gil_catching_panics<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    py.allow_threads(move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)))
+        .map_err(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            PyRuntimeError::new_err(format!(
+                "ccsim internal error (please report it with the scenario): {msg}"
+            ))
+        })
+}
+
+/// Test hook: panics inside the core's calling convention, to prove a panic surfaces as a
+/// Python exception.
+#[pyfunction]
+fn _debug_panic(py: Python<'_>) -> PyResult<()> {
+    without_gil_catching_panics(py, || panic!("deliberate panic from _debug_panic"))
+}
+
 /// Replays a unit-level CCA vector file (JSON text) through ccsim's algorithms and returns
 /// the same format with ccsim's values.
 #[pyfunction]
@@ -189,6 +214,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioErrorPy>())?;
     m.add_function(wrap_pyfunction!(replay_cca, m)?)?;
     m.add_function(wrap_pyfunction!(cca_algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(_debug_panic, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -71,9 +71,9 @@ impl Rate {
 impl fmt::Display for Rate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = self.0 as f64;
-        if b >= 1e9 && self.0 % 1_000_000 == 0 {
+        if b >= 1e9 && self.0.is_multiple_of(1_000_000) {
             write!(f, "{}Gbps", b / 1e9)
-        } else if b >= 1e6 && self.0 % 1000 == 0 {
+        } else if b >= 1e6 && self.0.is_multiple_of(1000) {
             write!(f, "{}Mbps", b / 1e6)
         } else {
             write!(f, "{}bps", self.0)

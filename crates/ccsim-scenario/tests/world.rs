@@ -1,0 +1,171 @@
+//! Whole-world behaviour: determinism, link dynamics, explicit topologies, finite transfers.
+
+use ccsim_scenario::{scenario_from_toml, Simulation, Summary};
+
+const BASE: &str = r#"
+[run]
+duration = "6s"
+[tcp]
+mss = 1448
+snd_buf = "2MB"
+rcv_buf = "2MB"
+[dumbbell.bottleneck]
+rate = "20Mbps"
+delay = "10ms"
+queue = "1bdp"
+[[flows]]
+cca = "cubic"
+"#;
+
+fn run(text: &str, overrides: &[&str]) -> (Summary, Simulation) {
+    let ov: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let mut sim = Simulation::new(scenario_from_toml(text, &ov).unwrap()).unwrap();
+    sim.run();
+    (sim.summary(), sim)
+}
+
+#[test]
+fn identical_runs_are_bit_identical() {
+    let (a, mut sa) = run(BASE, &["flows.0.count=3"]);
+    let (b, mut sb) = run(BASE, &["flows.0.count=3"]);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    let (fa, qa) = sa.drain_series();
+    let (fb, qb) = sb.drain_series();
+    assert_eq!(fa.cwnd_bytes, fb.cwnd_bytes);
+    assert_eq!(
+        fa.srtt_ms.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        fb.srtt_ms.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    assert_eq!(qa.packets, qb.packets);
+}
+
+#[test]
+fn running_in_slices_equals_running_at_once() {
+    let (whole, _) = run(BASE, &[]);
+    let mut sim = Simulation::new(scenario_from_toml(BASE, &[]).unwrap()).unwrap();
+    for k in 1..=37 {
+        sim.run_until(ccsim_core::Time::from_secs_f64(6.0 * k as f64 / 37.0));
+    }
+    assert_eq!(
+        serde_json::to_string(&whole).unwrap(),
+        serde_json::to_string(&sim.summary()).unwrap()
+    );
+}
+
+#[test]
+fn bulk_flow_fills_the_bottleneck_and_queue_drops_are_retransmitted() {
+    let (s, _) = run(BASE, &[]);
+    let f = &s.flows[0];
+    // 20 Mb/s × 1448/1502 of wire bytes is payload; slow start costs a little.
+    assert!(
+        f.goodput_mbps > 17.5 && f.goodput_mbps < 19.3,
+        "{}",
+        f.goodput_mbps
+    );
+    let drops: u64 = s.queues.iter().map(|q| q.drops).sum();
+    assert!(drops > 0);
+    assert_eq!(
+        f.retx_segments, drops,
+        "every drop is repaired once (no spurious retransmission)"
+    );
+    assert!(f.rtt_p50_ms.unwrap() >= 20.0 && f.rtt_p95_ms.unwrap() <= 41.0);
+}
+
+#[test]
+fn blockage_cuts_goodput_while_it_lasts() {
+    let blocked = r#"
+[[dumbbell.bottleneck.changes]]
+at = "2s"
+rate = "2Mbps"
+[[dumbbell.bottleneck.changes]]
+at = "4s"
+rate = "20Mbps"
+"#;
+    let (s, mut sim) = run(&format!("{BASE}{blocked}"), &["run.duration=9s"]);
+    let (fs, qs) = sim.drain_series();
+    let mean = |a: f64, b: f64| {
+        let v: Vec<f64> = fs
+            .t_s
+            .iter()
+            .zip(&fs.goodput_mbps)
+            .filter(|(t, _)| **t > a && **t <= b)
+            .map(|(_, g)| *g)
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    assert!(mean(2.5, 4.0) < 2.0, "during: {}", mean(2.5, 4.0));
+    // Before, and after the backed-off RTOs that the blockage causes have run out.
+    assert!(
+        mean(1.0, 2.0) > 15.0 && mean(7.0, 9.0) > 15.0,
+        "{} {}",
+        mean(1.0, 2.0),
+        mean(7.0, 9.0)
+    );
+    assert!(s.flows[0].timeouts >= 1);
+    assert!(qs.rate_bps.contains(&2_000_000));
+    assert!(s.flows[0].goodput_mbps < 15.0);
+}
+
+#[test]
+fn finite_transfer_reports_completion_time() {
+    let (s, _) = run(BASE, &["flows.0.bytes=2MB", "flows.0.start=0.5s"]);
+    let f = &s.flows[0];
+    assert_eq!(f.bytes_delivered, 2_000_000);
+    let fct = f.fct_s.unwrap();
+    // 2 MB at 20 Mb/s is 0.8 s of transmission, plus handshake and slow start.
+    assert!(fct > 0.8 && fct < 2.0, "{fct}");
+}
+
+#[test]
+fn explicit_topology_with_static_route() {
+    let text = r#"
+[run]
+duration = "3s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "c"
+[[nodes]]
+name = "d"
+[[links]]
+from = "a"
+to = "b"
+rate = "50Mbps"
+delay = "2ms"
+[[links]]
+from = "b"
+to = "d"
+rate = "10Mbps"
+delay = "5ms"
+queue = "50p"
+[[links]]
+from = "a"
+to = "c"
+rate = "5Mbps"
+delay = "2ms"
+[[links]]
+from = "c"
+to = "d"
+rate = "5Mbps"
+delay = "2ms"
+[[routes]]
+at = "a"
+dst = "d"
+via = "c"
+[[flows]]
+src = "a"
+dst = "d"
+cca = "newreno"
+"#;
+    let (s, _) = run(text, &[]);
+    let g = s.flows[0].goodput_mbps;
+    // The static route forces the 5 Mb/s path even though a-b-d is faster.
+    assert!(g < 5.0 && g > 3.5, "{g}");
+    let via_c = s.queues.iter().find(|q| q.id == "a->c").unwrap();
+    assert!(via_c.tx_packets > 1000);
+}

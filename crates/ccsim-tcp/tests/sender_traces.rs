@@ -1,0 +1,165 @@
+//! The sender driven by hand-built ACKs, read like a packet trace (after smoltcp's tests).
+
+use ccsim_cca::CongState;
+use ccsim_core::Time;
+use ccsim_net::{TcpFlags, TcpSegment};
+use ccsim_tcp::{TcpConfig, TcpSender};
+
+const MSS: u32 = 1000;
+
+fn ms(x: u64) -> Time {
+    Time::from_millis(x)
+}
+
+fn sender(cca: &str) -> TcpSender {
+    let cfg = TcpConfig {
+        mss: MSS,
+        snd_buf: 1 << 20,
+        rcv_buf: 1 << 20,
+        ..TcpConfig::default()
+    };
+    let cca = ccsim_cca::build(cca, &serde_json::Map::new()).unwrap();
+    let mut s = TcpSender::new(cfg, cca, None);
+    s.start(Time::ZERO);
+    let syn = s.poll_transmit(Time::ZERO).unwrap();
+    assert!(syn.flags.has(TcpFlags::SYN));
+    let synack = TcpSegment {
+        flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
+        ack: 1,
+        window: 1 << 20,
+        timestamps: true,
+        ts_val: 0,
+        ts_ecr: syn.ts_val,
+        ..Default::default()
+    };
+    s.on_segment(ms(100), &synack);
+    s
+}
+
+/// Everything the sender may send now.
+fn drain(s: &mut TcpSender, now: Time) -> Vec<TcpSegment> {
+    std::iter::from_fn(|| s.poll_transmit(now)).collect()
+}
+
+fn ack(n_segments: u64, sack: &[(u64, u64)], ts_ecr: u32) -> TcpSegment {
+    let mut a = TcpSegment {
+        flags: TcpFlags(TcpFlags::ACK),
+        ack: 1 + n_segments * MSS as u64,
+        window: 1 << 20,
+        timestamps: true,
+        ts_ecr,
+        ..Default::default()
+    };
+    for &(s, e) in sack {
+        a.sack.push(1 + s * MSS as u64, 1 + e * MSS as u64);
+    }
+    a
+}
+
+#[test]
+fn initial_window_is_ten_segments() {
+    let mut s = sender("newreno");
+    let sent = drain(&mut s, ms(100));
+    assert_eq!(sent.len(), 10);
+    assert!(sent.iter().all(|x| x.payload == MSS));
+    assert_eq!(sent[9].seq, 1 + 9 * MSS as u64);
+}
+
+#[test]
+fn slow_start_adds_one_segment_per_ack() {
+    let mut s = sender("newreno");
+    drain(&mut s, ms(100));
+    s.on_segment(ms(200), &ack(2, &[], 100));
+    assert_eq!(
+        s.tcb.cwnd,
+        11 * MSS,
+        "ns-3 NewReno slow start: +1 MSS per ACK"
+    );
+    // 11 allowed, 8 outstanding: three new segments.
+    assert_eq!(drain(&mut s, ms(200)).len(), 3);
+}
+
+#[test]
+fn three_sacked_segments_trigger_fast_retransmit_of_the_hole() {
+    let mut s = sender("newreno");
+    drain(&mut s, ms(100));
+    // Segment 0 is lost; 1, 2, 3 arrive and are SACKed by three duplicate ACKs.
+    s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+    assert_eq!(s.tcb.cong_state, CongState::Disorder);
+    s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+    assert_eq!(s.tcb.cong_state, CongState::Recovery);
+    let out = drain(&mut s, ms(200));
+    assert!(
+        out[0].retransmission && out[0].seq == 1,
+        "the hole goes first: {out:?}"
+    );
+    assert_eq!(s.stats.retx_segments, 1);
+    assert_eq!(s.stats.fast_recoveries, 1);
+    // NewReno: ssthresh = max(2 MSS, in flight / 2) with 10 − 3 SACKed − 1 lost = 6 in flight.
+    assert_eq!(s.tcb.ssthresh, 3 * MSS);
+    // The retransmission arrives: full ACK of everything sent ends recovery.
+    let high = (s.tcb.high_tx_mark - 1) / MSS as u64;
+    s.on_segment(ms(300), &ack(high, &[], 200));
+    assert_eq!(s.tcb.cong_state, CongState::Open);
+    assert_eq!(
+        s.tcb.cwnd,
+        3 * MSS + MSS * MSS / (3 * MSS),
+        "cwnd = ssthresh, then one CA step"
+    );
+}
+
+#[test]
+fn rto_backs_off_and_restarts_from_one_segment() {
+    let mut s = sender("newreno");
+    drain(&mut s, ms(100));
+    let first = s.next_timer().unwrap();
+    assert_eq!(
+        first,
+        ms(1100),
+        "RTO = max(1 s, srtt + 4 rttvar) after a 100 ms SYN RTT"
+    );
+    s.on_timer(first);
+    assert_eq!(s.tcb.cong_state, CongState::Loss);
+    assert_eq!(s.tcb.cwnd, MSS);
+    let out = drain(&mut s, first);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].retransmission && out[0].seq == 1);
+    // RFC 6298 §5.5: the next timeout is twice as long.
+    let second = s.next_timer().unwrap();
+    assert_eq!(second - first, ms(2000));
+    s.on_timer(second);
+    assert_eq!(s.stats.rto_count, 2);
+}
+
+#[test]
+fn finite_transfer_stops_at_the_last_byte() {
+    let cfg = TcpConfig {
+        mss: MSS,
+        ..TcpConfig::default()
+    };
+    let cca = ccsim_cca::build("cubic", &serde_json::Map::new()).unwrap();
+    let mut s = TcpSender::new(cfg, cca, Some(2500));
+    s.start(Time::ZERO);
+    drain(&mut s, Time::ZERO);
+    s.on_segment(
+        ms(10),
+        &TcpSegment {
+            flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
+            ack: 1,
+            window: 1 << 20,
+            ..Default::default()
+        },
+    );
+    let out = drain(&mut s, ms(10));
+    assert_eq!(
+        out.iter().map(|x| x.payload).collect::<Vec<_>>(),
+        vec![1000, 1000, 500]
+    );
+    let mut a = ack(2, &[], 0);
+    a.ack = 2501;
+    a.timestamps = false;
+    s.on_segment(ms(20), &a);
+    assert!(s.is_complete());
+    assert_eq!(s.next_timer(), None, "nothing outstanding: no RTO armed");
+}

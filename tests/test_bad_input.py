@@ -1,0 +1,121 @@
+"""Bad input: a clear error naming the key path, the value and what is allowed; no panic and
+no output left behind as if complete."""
+
+from __future__ import annotations
+
+import pytest
+
+import ccsim
+from conftest import SMALL, ccsim_cli
+
+
+def _err(text: str, *overrides: str) -> ccsim.ScenarioError:
+    with pytest.raises(ccsim.ScenarioError) as e:
+        ccsim.load(text, set=list(overrides))
+    return e.value
+
+
+def test_missing_file_cli(tmp_path) -> None:
+    out = tmp_path / "out"
+    r = ccsim_cli("run", str(tmp_path / "nope.toml"), "--out", str(out))
+    assert r.returncode == 2
+    assert "not found" in r.stderr and "nope.toml" in r.stderr
+    assert not out.exists()
+
+
+def test_missing_file_api(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError):
+        ccsim.run(tmp_path / "nope.toml")
+
+
+def test_unknown_key_names_path_and_allowed_keys() -> None:
+    e = _err(SMALL, "dumbbell.bottleneck.rtae=5")
+    msg = str(e)
+    assert "dumbbell.bottleneck.rtae" in msg
+    for allowed in ("rate", "delay", "queue"):
+        assert allowed in msg
+
+
+def test_negative_rate() -> None:
+    msg = str(_err(SMALL, "dumbbell.bottleneck.rate=-5Mbps"))
+    assert "dumbbell.bottleneck.rate" in msg and "-5Mbps" in msg and "positive" in msg
+
+
+def test_queue_of_zero() -> None:
+    msg = str(_err(SMALL, "dumbbell.bottleneck.queue=0"))
+    assert "dumbbell.bottleneck.queue" in msg and "at least 1" in msg
+
+
+def test_flow_to_unknown_node() -> None:
+    text = """
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+from = "a"
+to = "b"
+rate = "10Mbps"
+delay = "5ms"
+[[flows]]
+src = "a"
+dst = "c"
+"""
+    msg = str(_err(text))
+    assert "flows[0].dst" in msg and "`c`" in msg and "a, b" in msg
+
+
+def test_unknown_algorithm_lists_the_allowed_ones() -> None:
+    msg = str(_err(SMALL, "flows.0.cca=cubik"))
+    assert "flows[0].cca" in msg and "cubik" in msg and "newreno" in msg
+
+
+def test_unknown_cca_parameter() -> None:
+    msg = str(_err(SMALL, "flows.0.cca_params.betaa=0.5"))
+    assert "betaa" in msg and "beta" in msg
+
+
+def test_bad_unit() -> None:
+    msg = str(_err(SMALL, "run.duration=5 parsecs"))
+    assert "run.duration" in msg and "allowed" in msg
+
+
+def test_cli_bad_input_exit_code_and_no_output(small_scenario, tmp_path) -> None:
+    out = tmp_path / "out"
+    r = ccsim_cli(
+        "run", str(small_scenario), "--set", "dumbbell.bottleneck.rate=-1", "--out", str(out)
+    )
+    assert r.returncode == 2
+    assert "dumbbell.bottleneck.rate" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_interrupted_run_leaves_no_result(small_scenario, tmp_path, monkeypatch) -> None:
+    from ccsim import cli
+
+    def boom(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "execute", boom)
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        cli.main(["run", str(small_scenario), "--out", str(out)])
+    assert not out.exists()
+    assert not list(tmp_path.glob(".out.partial-*"))
+
+
+def test_out_refuses_foreign_directory(small_scenario, tmp_path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("precious")
+    r = ccsim_cli("run", str(small_scenario), "--out", str(out))
+    assert r.returncode == 2
+    assert (out / "thesis.tex").read_text() == "precious"
+
+
+def test_rust_panic_becomes_exception() -> None:
+    from ccsim import _ccsim
+
+    with pytest.raises(RuntimeError, match="internal error"):
+        _ccsim._debug_panic()

@@ -1,0 +1,27 @@
+"""Case A against ns-3.44: the issue's tolerances, checked on the committed golden data
+(regenerate it with `python validation/ns3/run_reference.py`; see validation/README.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import ccsim
+from conftest import GOLDEN_NS3, ROOT
+
+CASE_A = ROOT / "experiments" / "dumbbell_cubic.toml"
+
+
+@pytest.mark.parametrize("typeid", ["TcpCubic", "TcpNewReno"])
+def test_case_a_matches_ns3(typeid: str) -> None:
+    ref = json.loads((GOLDEN_NS3 / f"A_{typeid}.json").read_text())["flows"][0]
+    res = ccsim.run(CASE_A, flows__0__cca=typeid)
+    got = res.summary["flows"][0]
+    assert got["cca"] == typeid
+    assert got["goodput_mbps"] == pytest.approx(ref["goodput_mbps"], rel=0.02)
+    assert got["rtt_p50_ms"] == pytest.approx(ref["rtt_p50_ms"], rel=0.05)
+    assert got["rtt_p95_ms"] == pytest.approx(ref["rtt_p95_ms"], rel=0.05)
+    assert got["rtt_mean_ms"] == pytest.approx(ref["rtt_mean_ms"], rel=0.05)
+    # "Same order" of retransmissions: within a factor of two.
+    assert ref["retx_segments"] / 2 <= got["retx_segments"] <= ref["retx_segments"] * 2
