@@ -47,6 +47,14 @@ namespace
 // Per-flow measurement state
 // ----------------------------------------------------------------------------
 
+// Mirror of TcpSocketBase::m_history (ns-3.44): one record per first
+// transmission (the SYN with length 0, then each new data segment).
+struct HistEntry
+{
+    SequenceNumber32 seq;
+    uint32_t count;
+};
+
 struct FlowStats
 {
     uint32_t id{0};
@@ -61,10 +69,14 @@ struct FlowStats
     SequenceNumber32 highTx{0}; // highest sequence number + 1 transmitted
     uint64_t txSegments{0};
     uint64_t retxSegments{0};
+    uint64_t retxTrace{0}; // ns-3's own "Retransmission" trace
     uint64_t txBytes{0};
     double firstDataTxTime{-1};
 
     // Rx side (ACKs arriving at the sender)
+    std::deque<HistEntry> history;
+    uint64_t rtoEvents{0};
+    uint64_t advancesWithoutSample{0};
     bool anyAck{false};
     SequenceNumber32 highAck{0};
     uint64_t ackSegments{0};
@@ -124,6 +136,18 @@ OnTx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
     if (isRetx)
     {
         f->retxSegments++;
+        for (auto& e : f->history)
+        {
+            if (seq >= e.seq && seq < e.seq + SequenceNumber32(e.count))
+            {
+                e.count = (seq + SequenceNumber32(sz)) - e.seq;
+                break;
+            }
+        }
+    }
+    else
+    {
+        f->history.push_back(HistEntry{seq, sz});
     }
     SequenceNumber32 end = seq + SequenceNumber32(sz);
     if (!f->anyTx || end > f->highTx)
@@ -131,6 +155,17 @@ OnTx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
         f->highTx = end;
     }
     f->anyTx = true;
+}
+
+void
+OnRetx(FlowStats* f,
+       Ptr<const Packet>,
+       const TcpHeader&,
+       const Address&,
+       const Address&,
+       Ptr<const TcpSocketBase>)
+{
+    f->retxTrace++;
 }
 
 void
@@ -150,6 +185,15 @@ OnRx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
         if (std::fabs(f->nsLastRttMs - f->lastSampleMs) > 1e-9)
         {
             f->verifyReverse++;
+            if (f->verifyReverse <= 10)
+            {
+                std::fprintf(stderr,
+                             "verifyRtt flow %u: our sample %.6f ms at t=%.9f, ns-3 lastRtt %.6f\n",
+                             f->id,
+                             f->lastSampleMs,
+                             f->lastSampleTime,
+                             f->nsLastRttMs);
+            }
         }
         f->pendingCheck = false;
     }
@@ -171,31 +215,47 @@ OnRx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
         f->ackHdrHist[h.GetSerializedSize()]++;
     }
 
-    // RTT sample on every ACK (the SYN-ACK included) that advances the
-    // cumulative ACK, with the ms-granularity value TcpSocketBase::EstimateRtt
-    // computes from the echoed timestamp (0 ms becomes 1 us).
+    // RTT sample exactly as TcpSocketBase::EstimateRtt (ns-3.44) takes one:
+    // only if the oldest recorded first transmission is fully covered by this
+    // ACK; with timestamps the value is floor(now_ms) - TSecr (0 -> 1 us),
+    // whether or not that segment was retransmitted.
     bool advances = !f->anyAck || ack > f->highAck;
-    if (advances && h.HasOption(TcpOption::TS))
+    bool sampled = false;
+    if (!f->history.empty())
     {
-        Ptr<const TcpOptionTS> ts = DynamicCast<const TcpOptionTS>(h.GetOption(TcpOption::TS));
-        Time m = TcpOptionTS::ElapsedTimeFromTsValue(ts->GetEcho());
-        if (m.IsZero())
+        const HistEntry& front = f->history.front();
+        if (ack >= front.seq + SequenceNumber32(front.count) && h.HasOption(TcpOption::TS))
         {
-            m = MicroSeconds(1);
+            Ptr<const TcpOptionTS> ts = DynamicCast<const TcpOptionTS>(h.GetOption(TcpOption::TS));
+            Time m = TcpOptionTS::ElapsedTimeFromTsValue(ts->GetEcho());
+            if (m.IsZero())
+            {
+                m = MicroSeconds(1);
+            }
+            double ms = m.GetSeconds() * 1e3;
+            f->rttMs.push_back(ms);
+            if (g_keepRttTimes)
+            {
+                f->rttTimes.push_back(now);
+            }
+            if (f->firstRttTime < 0)
+            {
+                f->firstRttTime = now;
+            }
+            f->lastSampleTime = now;
+            f->lastSampleMs = ms;
+            f->pendingCheck = true;
+            sampled = true;
         }
-        double ms = m.GetSeconds() * 1e3;
-        f->rttMs.push_back(ms);
-        if (g_keepRttTimes)
+        while (!f->history.empty() &&
+               f->history.front().seq + SequenceNumber32(f->history.front().count) <= ack)
         {
-            f->rttTimes.push_back(now);
+            f->history.pop_front();
         }
-        if (f->firstRttTime < 0)
-        {
-            f->firstRttTime = now;
-        }
-        f->lastSampleTime = now;
-        f->lastSampleMs = ms;
-        f->pendingCheck = true;
+    }
+    if (advances && !sampled)
+    {
+        f->advancesWithoutSample++;
     }
     if (!advances)
     {
@@ -238,6 +298,18 @@ OnLastRtt(FlowStats* f, Time /*oldV*/, Time newV)
 }
 
 void
+OnRto(FlowStats* f, Time oldV, Time newV)
+{
+    // TcpSocketBase::ReTxTimeout doubles m_rto (capped at 60 s) and then
+    // empties its RTT history; no other assignment doubles it exactly.
+    if (oldV.IsStrictlyPositive() && newV > oldV && newV == Min(oldV + oldV, Seconds(60)))
+    {
+        f->rtoEvents++;
+        f->history.clear();
+    }
+}
+
+void
 OnCwnd(FlowStats* f, uint32_t /*oldV*/, uint32_t newV)
 {
     if (f->cwndOut)
@@ -272,6 +344,10 @@ HookSocket(FlowStats* f)
     ok &= tcp->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, f));
     ok &= tcp->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, f));
     ok &= tcp->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, f));
+    ok &= tcp->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&OnRetx, f));
+    ok &= tcp->TraceConnectWithoutContext("RTO", MakeBoundCallback(&OnRto, f));
+    // The SYN (sent before this hook, ISN 0) is the first history record.
+    f->history.push_back(HistEntry{SequenceNumber32(0), 0});
     if (f->cwndOut)
     {
         ok &= tcp->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, f));
@@ -780,11 +856,12 @@ main(int argc, char* argv[])
            << ", \"rtt_min_ms\": " << Num(Percentile(f.rttMs, 0))
            << ", \"rtt_max_ms\": " << Num(Percentile(f.rttMs, 100))
            << ", \"rtt_samples\": " << f.rttMs.size() << ", \"retx_segments\": " << f.retxSegments
-           << ", \"fct_s\": null, \"tx_segments\": " << f.txSegments
+           << ", \"retx_trace_segments\": " << f.retxTrace << ", \"fct_s\": null, \"tx_segments\": " << f.txSegments
            << ", \"tx_bytes\": " << f.txBytes << ", \"ack_segments\": " << f.ackSegments
            << ", \"non_advancing_acks\": " << f.dupAckLike
            << ", \"recovery_episodes\": " << f.recoveryEpisodes
-           << ", \"rto_episodes\": " << f.lossEpisodes
+           << ", \"rto_episodes\": " << f.lossEpisodes << ", \"rto_events\": " << f.rtoEvents
+           << ", \"advancing_acks_without_rtt_sample\": " << f.advancesWithoutSample
            << ", \"first_data_tx_s\": " << Num(f.firstDataTxTime)
            << ", \"first_rtt_sample_s\": " << Num(f.firstRttTime)
            << ", \"ack_tcp_header_bytes\": {";
