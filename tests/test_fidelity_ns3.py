@@ -1,4 +1,4 @@
-"""Case A against ns-3.44: the issue's tolerances, checked on the committed golden data
+"""Cases A and C against ns-3.44: the issue's tolerances, checked on the committed golden data
 (regenerate it with `python validation/ns3/run_reference.py`; see validation/README.md)."""
 
 from __future__ import annotations
@@ -25,3 +25,17 @@ def test_case_a_matches_ns3(typeid: str) -> None:
     assert got["rtt_mean_ms"] == pytest.approx(ref["rtt_mean_ms"], rel=0.05)
     # "Same order" of retransmissions: within a factor of two.
     assert ref["retx_segments"] / 2 <= got["retx_segments"] <= ref["retx_segments"] * 2
+
+
+@pytest.mark.parametrize("typeid", ["TcpCubic", "TcpNewReno"])
+def test_case_c_blockage_matches_ns3(typeid: str) -> None:
+    """1.3 Gb/s, MSS 10 000, 50 Mb/s from 5 to 10 s: the blockage case of issue 4."""
+    g = json.loads((GOLDEN_NS3 / f"C_{typeid}.json").read_text())
+    ref = g["flows"][0]
+    res = ccsim.run(ROOT / "experiments" / "blockage_1300M.toml", flows__0__cca=typeid)
+    got = res.summary["flows"][0]
+    assert g["scenario"]["queue_packets"] == 696 and g["scenario"]["mss"] == 10000
+    assert got["goodput_mbps"] == pytest.approx(ref["goodput_mbps"], rel=0.03)
+    assert got["rtt_p50_ms"] == pytest.approx(ref["rtt_p50_ms"], rel=0.05)
+    assert got["rtt_p95_ms"] == pytest.approx(ref["rtt_p95_ms"], rel=0.05)
+    assert abs(got["retx_segments"] - ref["retx_segments"]) <= max(20, 0.25 * ref["retx_segments"])

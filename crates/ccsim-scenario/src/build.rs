@@ -92,6 +92,12 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.pacing {
         c.pacing = v;
     }
+    if let Some(v) = opts.strict_receive_window {
+        c.strict_receive_window = v;
+    }
+    if let Some(v) = opts.window_scaling {
+        c.window_scaling = v;
+    }
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(

@@ -119,6 +119,8 @@ pub struct TcpOptions {
     pub snd_buf: Option<Bytes>,
     pub rcv_buf: Option<Bytes>,
     pub pacing: Option<bool>,
+    pub strict_receive_window: Option<bool>,
+    pub window_scaling: Option<bool>,
 }
 
 impl TcpOptions {
@@ -143,7 +145,9 @@ impl TcpOptions {
             recovery,
             snd_buf,
             rcv_buf,
-            pacing
+            pacing,
+            strict_receive_window,
+            window_scaling
         )
     }
 }

@@ -55,6 +55,13 @@ pub struct TcpConfig {
     pub rcv_buf: u64,
     /// Pace transmissions at `tcb.pacing_rate_bps` (ns-3 `EnablePacing`).
     pub pacing: bool,
+    /// Keep new data inside [SND.UNA, SND.UNA + RCV.WND) (RFC 793). ns-3.44 does not: it only
+    /// checks pipe against min(cwnd, rwnd), so the `ns3` profile turns this off.
+    pub strict_receive_window: bool,
+    /// Window scaling (RFC 7323 §2): the advertised window is sent in units of 2^shift bytes,
+    /// with the shift derived from the receive buffer as ns-3 `CalculateWScale` does; SYN and
+    /// SYN-ACK windows are never scaled (so at most 65535 bytes).
+    pub window_scaling: bool,
 }
 
 impl TcpConfig {
@@ -79,6 +86,8 @@ impl TcpConfig {
                 snd_buf: 131_072,
                 rcv_buf: 131_072,
                 pacing: false,
+                strict_receive_window: false,
+                window_scaling: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -99,6 +108,8 @@ impl TcpConfig {
                 snd_buf: 4 << 20,
                 rcv_buf: 6 << 20,
                 pacing: false,
+                strict_receive_window: true,
+                window_scaling: true,
             },
         }
     }

@@ -11,6 +11,9 @@ use crate::config::TcpConfig;
 use ccsim_core::Time;
 use ccsim_net::{SackBlocks, TcpFlags, TcpSegment, TS_OPTION_BYTES};
 
+/// Largest value of the 16-bit window field.
+const MAX_WINDOW_FIELD: u64 = 65_535;
+
 pub struct TcpReceiver {
     cfg: TcpConfig,
     established: bool,
@@ -66,8 +69,29 @@ impl TcpReceiver {
         self.ooo_bytes
     }
 
-    fn advertised_window(&self) -> u64 {
-        self.cfg.rcv_buf.saturating_sub(self.ooo_bytes)
+    /// Window shift for the receive buffer (ns-3 `TcpSocketBase::CalculateWScale`).
+    fn window_shift(&self) -> u32 {
+        if !self.cfg.window_scaling {
+            return 0;
+        }
+        let mut space = self.cfg.rcv_buf;
+        let mut shift = 0;
+        while space > MAX_WINDOW_FIELD {
+            space >>= 1;
+            shift += 1;
+        }
+        shift.min(14)
+    }
+
+    /// The window the peer may use, as it decodes it from the 16-bit field: free buffer space
+    /// truncated to the scale unit (RFC 7323 §2.3); unscaled and capped on SYN segments.
+    fn advertised_window(&self, syn: bool) -> u64 {
+        let free = self.cfg.rcv_buf.saturating_sub(self.ooo_bytes);
+        if syn {
+            return free.min(MAX_WINDOW_FIELD);
+        }
+        let shift = self.window_shift();
+        (free >> shift).min(MAX_WINDOW_FIELD) << shift
     }
 
     pub fn on_segment(&mut self, _now: Time, seg: &TcpSegment) {
@@ -188,7 +212,7 @@ impl TcpReceiver {
             seq: 1,
             ack: self.rcv_nxt,
             payload: 0,
-            window: self.advertised_window(),
+            window: self.advertised_window(self.syn_ack_due),
             ts_val: (now.as_nanos() / self.cfg.ts_tick.as_nanos().max(1)) as u32,
             ts_ecr: self.ts_to_echo,
             timestamps: self.cfg.timestamps,
@@ -256,15 +280,27 @@ mod tests {
     }
 
     #[test]
+    fn first_data_segment_is_acked_at_once() {
+        // ns-3 `ProcessSynRcvd` primes the delayed-ACK counter on establishment.
+        let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 5));
+        let ack = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(ack.ack, 1 + MSS as u64);
+        assert_eq!(ack.ts_ecr, 5);
+    }
+
+    #[test]
     fn delayed_ack_every_second_segment_echoing_the_first() {
         let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 5));
+        r.poll_transmit(Time::ZERO).unwrap();
         let t = Time::from_millis(1);
-        r.on_segment(t, &data(0, 10));
+        r.on_segment(t, &data(1, 10));
         assert!(r.poll_transmit(t).is_none());
         assert_eq!(r.next_timer(), Some(t + Time::from_millis(200)));
-        r.on_segment(t, &data(1, 11));
+        r.on_segment(t, &data(2, 11));
         let ack = r.poll_transmit(t).unwrap();
-        assert_eq!(ack.ack, 1 + 2 * MSS as u64);
+        assert_eq!(ack.ack, 1 + 3 * MSS as u64);
         assert_eq!(
             ack.ts_ecr, 10,
             "RFC 7323: echo the segment that started the ACK cycle"
@@ -276,9 +312,32 @@ mod tests {
     fn delayed_ack_timer_fires() {
         let mut r = rx();
         r.on_segment(Time::ZERO, &data(0, 0));
+        r.poll_transmit(Time::ZERO).unwrap();
+        r.on_segment(Time::ZERO, &data(1, 0));
         let due = r.next_timer().unwrap();
         r.on_timer(due);
-        assert_eq!(r.poll_transmit(due).unwrap().ack, 1 + MSS as u64);
+        assert_eq!(r.poll_transmit(due).unwrap().ack, 1 + 2 * MSS as u64);
+    }
+
+    #[test]
+    fn window_is_scaled_except_on_syn() {
+        let mut r = TcpReceiver::new(TcpConfig {
+            mss: MSS,
+            rcv_buf: 4_000_000,
+            ..TcpConfig::default()
+        });
+        let syn = TcpSegment {
+            flags: TcpFlags(TcpFlags::SYN),
+            ..Default::default()
+        };
+        r.on_segment(Time::ZERO, &syn);
+        assert_eq!(r.poll_transmit(Time::ZERO).unwrap().window, 65_535);
+        r.on_segment(Time::ZERO, &data(0, 0));
+        // 4 MB needs a shift of 6: the window is a multiple of 64 bytes.
+        assert_eq!(
+            r.poll_transmit(Time::ZERO).unwrap().window,
+            (4_000_000 >> 6) << 6
+        );
     }
 
     #[test]

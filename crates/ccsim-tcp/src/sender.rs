@@ -544,6 +544,9 @@ impl TcpSender {
         let window = (self.tcb.cwnd as u64).min(self.rwnd);
         let in_flight = self.sb.bytes_in_flight();
         let avail = window.saturating_sub(in_flight);
+        // ns-3.44 semantics: the flow is cwnd-limited when cwnd has no room for another full
+        // segment at the moment the sender stops (a receive-window or application limit is not).
+        self.tcb.is_cwnd_limited = (self.tcb.cwnd as u64) < in_flight + mss as u64;
         // RFC 6675 NextSeg rule 1: lost segments first.
         if avail >= 1 {
             if let Some((seq, len)) = self.sb.next_lost() {
@@ -557,20 +560,21 @@ impl TcpSender {
         let next = self.tcb.next_tx_seq;
         let limit = self.app_limit_seq();
         if next >= limit {
-            self.tcb.is_cwnd_limited = false;
             return None;
         }
         let len = (limit - next).min(mss as u64) as u32;
         let outstanding = next - self.tcb.last_acked_seq;
-        if outstanding + len as u64 > self.cfg.snd_buf.max(mss as u64)
-            || outstanding + len as u64 > self.rwnd.max(mss as u64)
-        {
-            self.tcb.is_cwnd_limited = false;
+        if outstanding + len as u64 > self.cfg.snd_buf.max(mss as u64) {
+            return None;
+        }
+        // RFC 793: new data must fit in the receiver's window [SND.UNA, SND.UNA + RCV.WND).
+        // ns-3.44 only compares pipe with min(cwnd, rwnd) (`AvailableWindow`); the `ns3`
+        // profile reproduces that (see docs/tcp-model.md).
+        if self.cfg.strict_receive_window && outstanding + len as u64 > self.rwnd.max(mss as u64) {
             return None;
         }
         // Silly-window avoidance: wait for room for a whole segment.
         if avail < len as u64 {
-            self.tcb.is_cwnd_limited = true;
             return None;
         }
         Some(self.emit_new(now, next, len))

@@ -1,0 +1,164 @@
+"""Runs every case that has ns-3.44 golden data (validation/golden/ns3/*.json) in ccsim with
+the same parameters and writes a Markdown comparison table.
+
+    python validation/compare_ns3.py                 # all golden cases -> validation/report.md
+    python validation/compare_ns3.py --cases A --ccas TcpCubic TcpNewReno
+
+The ns-3 side is regenerated with `python validation/ns3/run_reference.py` (needs the ns3
+wheel, see validation/ns3/README.md); this script needs only ccsim.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import ccsim
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "validation" / "golden" / "ns3"
+
+# Tolerances: issue 2 (case A) and issue 4 (grid).
+TOL_GOODPUT = 0.02
+TOL_RTT = 0.05
+TOL_RETX_REL, TOL_RETX_ABS = 0.25, 20
+
+
+def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
+    """The ccsim scenario equivalent to the ns-3 run described by `g["scenario"]`."""
+    s = g["scenario"]
+    changes = [{"at": f"{t}s", "rate": f"{int(r)}bps"} for t, r in s.get("rate_change", [])]
+    ccas = s.get("cca_list") or [s["cca"]] * s["flows"]
+    return {
+        "name": f"ns3-case-{s.get('case', '?')}",
+        "run": {"duration": f"{s['duration_s']}s", "seed": s.get("seed", 1)},
+        "tcp": {
+            "profile": "ns3",
+            "mss": s["mss"],
+            "min_rto": f"{s['min_rto_s']}s",
+            "snd_buf": f"{s['snd_rcv_buf_bytes']}B",
+            "rcv_buf": f"{s['snd_rcv_buf_bytes']}B",
+        },
+        "dumbbell": {
+            "bottleneck": {
+                "rate": f"{s['bottleneck_rate_bps']}bps",
+                "delay": f"{s['bottleneck_delay_ms']}ms",
+                "queue": f"{s['queue_packets']}p",
+                "changes": changes,
+            },
+            "access": {
+                "rate": f"{s['access_rate_bps']}bps",
+                "delay": f"{s['access_delay_ms']}ms",
+            },
+        },
+        "flows": [{"cca": c, "start": f"{s.get('start_time_s', 0)}s"} for c in ccas],
+    }
+
+
+def _rel(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None or b == 0:
+        return None
+    return (a - b) / b
+
+
+def compare(golden_path: Path) -> dict[str, Any]:
+    g = json.loads(golden_path.read_text())
+    sc = scenario_from_golden(g)
+    row: dict[str, Any] = {"case": g["scenario"].get("case"), "cca": g["scenario"]["cca"]}
+    try:
+        res = ccsim.run(sc)
+    except ccsim.ScenarioError as e:
+        row["error"] = str(e).split(";")[0]
+        return row
+    ref, got = g["flows"], res.summary["flows"]
+    r0, c0 = ref[0], got[0]
+    row.update(
+        ns3=r0,
+        ccsim=c0,
+        ns3_total=g["total_goodput_mbps"],
+        ccsim_total=res.summary["total_goodput_mbps"],
+        ns3_wall=g.get("wall_s"),
+        ccsim_wall=res.summary["wall_s"],
+        ns3_events=g.get("events"),
+        ccsim_events=res.summary["events"],
+    )
+    checks = {
+        "goodput": abs(_rel(res.summary["total_goodput_mbps"], g["total_goodput_mbps"])) <= TOL_GOODPUT,
+        "p50": abs(_rel(c0["rtt_p50_ms"], r0["rtt_p50_ms"])) <= TOL_RTT,
+        "p95": abs(_rel(c0["rtt_p95_ms"], r0["rtt_p95_ms"])) <= TOL_RTT,
+        "retx": abs(c0["retx_segments"] - r0["retx_segments"])
+        <= max(TOL_RETX_ABS, TOL_RETX_REL * r0["retx_segments"]),
+    }
+    row["checks"] = checks
+    return row
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x * 100:+.2f} %"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    out = [
+        "| case | cca | goodput ns-3 / ccsim (Mb/s) | Δ | RTT p50 ns-3 / ccsim | "
+        "RTT p95 ns-3 / ccsim | RTT mean ns-3 / ccsim | retx ns-3 / ccsim | RTOs ccsim | "
+        "within tolerance | wall ns-3 / ccsim (s) | speed-up |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if "error" in r:
+            out.append(f"| {r['case']} | {r['cca']} | not in ccsim yet: {r['error']} |" + " |" * 9)
+            continue
+        n, c = r["ns3"], r["ccsim"]
+        ok = all(r["checks"].values())
+        failed = ", ".join(k for k, v in r["checks"].items() if not v)
+        speed = r["ns3_wall"] / r["ccsim_wall"] if r["ns3_wall"] else None
+        out.append(
+            f"| {r['case']} | {r['cca']} | {r['ns3_total']:.3f} / {r['ccsim_total']:.3f} | "
+            f"{_pct(_rel(r['ccsim_total'], r['ns3_total']))} | "
+            f"{n['rtt_p50_ms']:g} / {c['rtt_p50_ms']:g} | {n['rtt_p95_ms']:g} / {c['rtt_p95_ms']:g} | "
+            f"{n['rtt_mean_ms']:.2f} / {c['rtt_mean_ms']:.2f} | "
+            f"{n['retx_segments']} / {c['retx_segments']} | {c['timeouts']} | "
+            f"{'yes' if ok else 'no (' + failed + ')'} | "
+            f"{r['ns3_wall']:.1f} / {r['ccsim_wall']:.2f} | "
+            f"{'—' if speed is None else f'{speed:.0f}×'} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", nargs="*", help="case letters to run (default: all golden)")
+    ap.add_argument("--ccas", nargs="*", help="ns-3 TypeIds to run (default: all golden)")
+    ap.add_argument("--out", default=str(ROOT / "validation" / "report.md"))
+    args = ap.parse_args(argv)
+    files = sorted(GOLDEN.glob("*_Tcp*.json"))
+    rows = []
+    for f in files:
+        case, cca = f.stem.split("_", 1)
+        if (args.cases and case not in args.cases) or (args.ccas and cca not in args.ccas):
+            continue
+        print(f"running {case} {cca} ...", file=sys.stderr)
+        rows.append(compare(f))
+    text = (
+        "# ccsim against ns-3.44\n\n"
+        "Generated by `python validation/compare_ns3.py` from the golden ns-3.44 runs in\n"
+        "`validation/golden/ns3/` (regenerate those with `python validation/ns3/run_reference.py`).\n"
+        "Same topology, parameters and metric definitions on both sides "
+        "(`validation/ns3/README.md`).\n"
+        f"Tolerances: total goodput ±{TOL_GOODPUT:.0%}, RTT p50/p95 ±{TOL_RTT:.0%}, "
+        f"retransmissions ±{TOL_RETX_REL:.0%} or ±{TOL_RETX_ABS} segments.\n"
+        "ns-3 wall times are those recorded with the golden data (same machine class); "
+        "`benches/vs_ns3.py` measures both side by side in one run.\n\n"
+        + table(rows)
+        + "\n"
+    )
+    Path(args.out).write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
