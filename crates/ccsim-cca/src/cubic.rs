@@ -344,9 +344,10 @@ impl Cubic {
         let delay_min = self.delay_min.unwrap_or(Time::ZERO);
         // ACK-train detection. An unset m_lastAck/m_roundStart is Time::Min() in ns-3, so
         // `now - m_lastAck` wraps negative (<= delta) and `now - m_roundStart` is never > delayMin.
-        let close = self.last_ack.map_or(true, |last| {
-            now.saturating_sub(last) <= self.config.hystart_ack_delta
-        });
+        let close = match self.last_ack {
+            None => true,
+            Some(last) => now.saturating_sub(last) <= self.config.hystart_ack_delta,
+        };
         if close {
             self.last_ack = Some(now);
             let long_round = self
@@ -358,7 +359,7 @@ impl Cubic {
         }
         // Delay-increase detection over hystart_min_samples samples.
         if self.sample_cnt < self.config.hystart_min_samples as u32 {
-            if self.curr_rtt.map_or(true, |curr| curr > delay) {
+            if !matches!(self.curr_rtt, Some(curr) if curr <= delay) {
                 self.curr_rtt = Some(delay);
             }
             self.sample_cnt += 1;
@@ -444,7 +445,7 @@ impl CongestionOps for Cubic {
                 return;
             }
         }
-        if self.delay_min.map_or(true, |d| d > rtt) {
+        if !matches!(self.delay_min, Some(d) if d <= rtt) {
             self.delay_min = Some(rtt);
         }
         if self.config.hystart

@@ -167,10 +167,10 @@ impl CongestionOps for Htcp {
         self.throughput =
             cast_u32(self.data_sent as f64 / (seconds(tcb.now) - seconds(self.last_con)));
         self.update_alpha(tcb.now);
-        if self.min_rtt.map_or(true, |m| rtt < m) {
+        if !matches!(self.min_rtt, Some(m) if rtt >= m) {
             self.min_rtt = Some(rtt);
         }
-        if self.max_rtt.map_or(true, |m| rtt > m) {
+        if !matches!(self.max_rtt, Some(m) if rtt <= m) {
             self.max_rtt = Some(rtt);
         }
     }

@@ -5,6 +5,7 @@
 //! The algorithm reads and writes the shared socket state [`TcpState`] (the ns-3 `TcpSocketState`
 //! "tcb"), which carries the simulated clock `now` explicitly: no algorithm reads a global clock.
 
+pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod highspeed;
@@ -15,10 +16,15 @@ pub mod linux_reno;
 pub mod newreno;
 pub mod ns3num;
 pub mod params;
+pub mod reno;
 pub mod replay;
 pub mod scalable;
+pub mod siad;
 pub mod state;
+pub mod tahoe;
 pub mod vegas;
+pub mod wave;
+pub mod westwood;
 pub mod westwood_plus;
 pub mod yeah;
 
@@ -43,11 +49,42 @@ const ALGORITHMS: &[(&str, &str)] = &[
     ("vegas", "TcpVegas"),
     ("westwoodplus", "TcpWestwoodPlus"),
     ("yeah", "TcpYeah"),
+    ("tahoe", "TcpTahoe"),
+    ("reno", "TcpReno"),
+    ("westwood", "TcpWestwood"),
+    ("siad", "TcpSiad"),
+    ("bbr", "TcpBbr"),
+    ("wave", "TcpWave"),
+];
+
+/// The algorithms covered by the ns-3.44 unit-level vectors (`shared/reference/ns3-cca-vectors`),
+/// as TypeId names. The others have no ns-3.44 reference: TcpTahoe and TcpReno existed in ns-3
+/// up to 3.24 (as `TcpSocketBase` subclasses), TcpWestwood up to 3.37, TcpSiad and TcpWave are
+/// out-of-tree, and TcpBbr needs rate samples, which the unit-level replay does not model.
+const NS3_44_VECTOR_ALGORITHMS: &[&str] = &[
+    "TcpNewReno",
+    "TcpLinuxReno",
+    "TcpCubic",
+    "TcpBic",
+    "TcpScalable",
+    "TcpHighSpeed",
+    "TcpHybla",
+    "TcpHtcp",
+    "TcpIllinois",
+    "TcpVegas",
+    "TcpWestwoodPlus",
+    "TcpYeah",
 ];
 
 /// The algorithms [`build`] knows: (lowercase short name, ns-3 TypeId name).
 pub fn algorithm_names() -> &'static [(&'static str, &'static str)] {
     ALGORITHMS
+}
+
+/// TypeId names of the algorithms the ns-3.44 replay vectors cover (a subset of
+/// [`algorithm_names`]).
+pub fn ns3_vector_algorithms() -> &'static [&'static str] {
+    NS3_44_VECTOR_ALGORITHMS
 }
 
 /// The tunables of an algorithm (short name or TypeId), for help texts and UIs.
@@ -65,6 +102,12 @@ pub fn algorithm_params(name: &str) -> Result<&'static [ParamSpec], CcaError> {
         "vegas" => vegas::VegasConfig::PARAMS,
         "westwoodplus" => westwood_plus::WestwoodPlusConfig::PARAMS,
         "yeah" => yeah::YeahConfig::PARAMS,
+        "tahoe" => tahoe::TahoeConfig::PARAMS,
+        "reno" => reno::RenoConfig::PARAMS,
+        "westwood" => westwood::WestwoodConfig::PARAMS,
+        "siad" => siad::SiadConfig::PARAMS,
+        "bbr" => bbr::BbrConfig::PARAMS,
+        "wave" => wave::WaveConfig::PARAMS,
         other => unreachable!("short_name returned {other}"),
     })
 }
@@ -100,6 +143,12 @@ pub fn build(name: &str, params: &Map<String, Value>) -> Result<Box<dyn Congesti
             params,
         )?)),
         "yeah" => Box::new(yeah::Yeah::new(Tunables::from_params(params)?)),
+        "tahoe" => Box::new(tahoe::Tahoe::new(Tunables::from_params(params)?)),
+        "reno" => Box::new(reno::Reno::new(Tunables::from_params(params)?)),
+        "westwood" => Box::new(westwood::Westwood::new(Tunables::from_params(params)?)),
+        "siad" => Box::new(siad::Siad::new(Tunables::from_params(params)?)),
+        "bbr" => Box::new(bbr::Bbr::new(Tunables::from_params(params)?)),
+        "wave" => Box::new(wave::Wave::new(Tunables::from_params(params)?)),
         other => unreachable!("short_name returned {other}"),
     })
 }
@@ -169,7 +218,10 @@ impl std::error::Error for CcaError {}
 
 /// The congestion-control hooks. Required: [`name`](CongestionOps::name),
 /// [`ssthresh`](CongestionOps::ssthresh), [`increase_window`](CongestionOps::increase_window).
-/// Everything else is optional with ns-3's default behaviour (do nothing).
+/// Everything else is optional with ns-3's default behaviour (do nothing). The last five hooks
+/// are ccsim additions for algorithms ns-3.44 lacks: [`recovery_policy`](CongestionOps::recovery_policy)
+/// (Tahoe, Reno) and the burst-mode hooks (TCP Wave); their defaults leave every ns-3 algorithm
+/// unchanged.
 pub trait CongestionOps: Send {
     /// ns-3 TypeId name, e.g. `"TcpCubic"`.
     fn name(&self) -> &'static str;
@@ -216,4 +268,79 @@ pub trait CongestionOps: Send {
 
     /// Runs the algorithm's own timer (see [`next_timer`](CongestionOps::next_timer)).
     fn on_timer(&mut self, _tcb: &mut TcpState) {}
+
+    /// How the sender runs loss recovery with this algorithm; see [`RecoveryPolicy`] for what
+    /// the sender must do in each case. Default: [`RecoveryPolicy::NewReno`], what ns-3.44's
+    /// `TcpSocketBase` does for every algorithm (so every ns-3 algorithm keeps it).
+    fn recovery_policy(&self) -> RecoveryPolicy {
+        RecoveryPolicy::NewReno
+    }
+
+    /// Burst mode (TCP Wave): the most segments the sender may transmit per burst, i.e. per
+    /// expiry of the burst timer (Linux hook `get_segs_per_round` of Patriciello's TCP Wave
+    /// patches). `None` (default): not a burst-based algorithm. The protocol the sender must
+    /// follow is in the [`wave`] module documentation.
+    fn send_quantum(&self) -> Option<u32> {
+        None
+    }
+
+    /// Burst mode: the interval to the next burst, TxTime (Linux hook `get_pacing_time`).
+    /// `Some` switches the sender to burst mode; read it again after every hook call, since
+    /// ACKs change it. `None` (default): window/ACK-clocked transmission.
+    fn burst_interval(&self) -> Option<Time> {
+        None
+    }
+
+    /// Burst mode: the burst timer expired; the algorithm opens the window for the next burst
+    /// (Linux hook `pacing_timer_expired`). Called before the sender transmits the burst.
+    fn on_burst_timer(&mut self, _tcb: &mut TcpState) {}
+
+    /// Burst mode: the sender transmitted `segments` segments (new data and retransmissions)
+    /// in the transmission round that followed a burst-timer expiry or the first
+    /// transmission (Linux hook `segments_sent`). Called once per round, also with 0.
+    fn on_burst_sent(&mut self, _tcb: &mut TcpState, _segments: u32) {}
+}
+
+/// Loss-recovery behaviour an algorithm asks of the sender ([`CongestionOps::recovery_policy`]).
+///
+/// ns-3.44 has one recovery procedure for every algorithm (RFC 6675 with SACK, RFC 6582 NewReno
+/// without). The classic variants that seed 003 compares against (ns-3.23 `TcpTahoe` and
+/// `TcpReno`, then `TcpSocketBase` subclasses) differ from it in the sender, not in a window
+/// rule, so the sender has to be told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecoveryPolicy {
+    /// RFC 6582 NewReno / RFC 6675 SACK recovery, as ns-3.44 `TcpSocketBase` (what ccsim's
+    /// sender does today): recovery lasts until `recover` (the highest sequence sent when it
+    /// began) is acknowledged; a partial ACK retransmits the next hole and keeps the state; a new
+    /// recovery may start only once `snd_una ≥ recover` (RFC 6582 §3.2 step 2).
+    NewReno,
+    /// RFC 5681 §3.2 Reno fast recovery *without* RFC 6582 (ns-3.23 `TcpReno`). Entering fast
+    /// recovery is unchanged (`ssthresh = cca.ssthresh(tcb, bytes_in_flight)`,
+    /// `congestion_state_set(Recovery)`, the recovery algorithm's entry, retransmit the head;
+    /// RFC 5681 steps 2–4). Two differences:
+    /// 1. The **first ACK that advances `snd_una` ends recovery, partial or not** (RFC 5681 §3.2
+    ///    step 6): handle it exactly like the full ACK — `pkts_acked`, `cwnd_event(CompleteCwr)`,
+    ///    `congestion_state_set(Open)`, the recovery algorithm's exit (`cwnd = ssthresh`,
+    ///    "deflate"), `increase_window` — with no partial-ACK retransmission of the next hole and
+    ///    no RTO re-arm special case. Holes left behind are repaired by a new fast retransmit
+    ///    (another `dupack_threshold` duplicate ACKs) or by the retransmission timer.
+    /// 2. **No `recover` guard**: that new fast retransmit may start even while
+    ///    `snd_una < recover` (RFC 5681 has no such variable), halving ssthresh again.
+    ///
+    /// ns-3.23 `TcpReno` had no SACK; with SACK on, ccsim's sender should still apply rule 1 on
+    /// cumulative ACKs (SACK blocks only feed the scoreboard).
+    Reno,
+    /// 4.3BSD Tahoe: fast retransmit *without* fast recovery (ns-3.23 `TcpTahoe::DupAck`:
+    /// "fast retransmit in Tahoe means triggering RTO earlier", after Fall & Floyd 1996 §1).
+    /// On the duplicate ACK that would start fast recovery (`dupack_threshold` dupACKs, or
+    /// RFC 6675 `IsLost(head)` with SACK) the sender does **not** enter Recovery; it runs its
+    /// retransmission-timeout path at once, minus the timer backoff:
+    /// `recover = high_tx_mark`; `tcb.ssthresh = cca.ssthresh(tcb, bytes_in_flight)`;
+    /// `cwnd_event(Loss)`; `congestion_state_set(Loss)` and state Loss; `cwnd = 1·MSS`;
+    /// go-back-N (every outstanding segment marked lost, retransmitted from `snd_una` as the
+    /// window reopens; SACKed ones skipped); retransmit the head now; restart the RTO timer with
+    /// its current value (no doubling); reset the dupACK count. From then on the normal Loss
+    /// state applies: slow start per new ACK (`pkts_acked` + `increase_window`), back to Open
+    /// once `snd_una ≥ recover`; duplicate ACKs in Loss do nothing.
+    Tahoe,
 }

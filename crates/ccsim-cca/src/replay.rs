@@ -47,8 +47,15 @@
 //! - **Algorithm timers** (Westwood+ `EstimateBW`, scheduled with `Simulator::Schedule`): a
 //!   timer due at or before a step's `t_s` runs first, at its own time; at equal times the timer
 //!   precedes the step (the vectors require it).
+//!
+//! Beyond ns-3.44 (no vector exercises these; every ns-3 algorithm keeps
+//! [`RecoveryPolicy::NewReno`]): an algorithm reporting [`RecoveryPolicy::Reno`] leaves
+//! recovery on a partial ACK exactly as on the full ACK; one reporting [`RecoveryPolicy::Tahoe`]
+//! answers the third dupACK with the timeout steps above (state Loss, `cwnd = segmentSize`)
+//! instead of entering Recovery. Algorithms that take their window from rate samples
+//! (`has_cong_control`: BBR, Wave) cannot be replayed at this level and are refused.
 
-use crate::{build, CaEvent, CcaError, CongState, CongestionOps, TcpState};
+use crate::{build, CaEvent, CcaError, CongState, CongestionOps, RecoveryPolicy, TcpState};
 use ccsim_core::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
@@ -249,7 +256,9 @@ impl Sender {
                 self.cca.increase_window(&mut self.tcb, segs);
             }
             CongState::Recovery => {
-                if self.tcb.last_acked_seq < self.recover {
+                if self.tcb.last_acked_seq < self.recover
+                    && self.cca.recovery_policy() != RecoveryPolicy::Reno
+                {
                     self.cca.pkts_acked(&mut self.tcb, 1, rtt);
                 } else {
                     self.full_ack_in_recovery(segs, rtt);
@@ -304,7 +313,10 @@ impl Sender {
             }
             CongState::Disorder => {
                 self.dup_acks += 1;
-                if self.dup_acks == 3 {
+                if self.dup_acks == 3 && self.cca.recovery_policy() == RecoveryPolicy::Tahoe {
+                    // Fast retransmit without fast recovery: the timeout steps, at once.
+                    self.rto();
+                } else if self.dup_acks == 3 {
                     self.set_state(CongState::Recovery);
                     self.recover = self.tcb.high_tx_mark;
                     let flight = self.tcb.cwnd;
@@ -342,6 +354,17 @@ pub fn replay_vector(index: usize, v: &Vector) -> Result<Vec<Step>, ReplayError>
             error,
         }
     })?;
+    if cca.has_cong_control() {
+        return Err(ReplayError::BadStep {
+            vector: index,
+            step: 0,
+            message: format!(
+                "{} takes its window from rate samples (has_cong_control); the unit-level replay \
+                 does not model them",
+                cca.name()
+            ),
+        });
+    }
     if v.params.mss == 0 {
         return Err(ReplayError::BadStep {
             vector: index,

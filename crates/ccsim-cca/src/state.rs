@@ -84,6 +84,10 @@ pub struct TcpState {
     pub max_pacing_rate_bps: u64,
     /// Bytes delivered so far (for rate sampling).
     pub delivered: u64,
+    /// Bytes newly acknowledged, cumulatively or by SACK, by the ACK being processed (ns-3
+    /// `TcpSocketState::m_lastAckedSackedBytes`). Set by the sender before any hook for that ACK;
+    /// read by BBR when it enters recovery.
+    pub last_acked_sacked_bytes: u32,
 }
 
 impl TcpState {
@@ -109,6 +113,7 @@ impl TcpState {
             pacing_rate_bps: 0,
             max_pacing_rate_bps: u64::MAX,
             delivered: 0,
+            last_acked_sacked_bytes: 0,
         }
     }
 
@@ -128,12 +133,18 @@ impl TcpState {
     }
 }
 
-/// Per-connection delivery-rate state (ns-3 `TcpRateOps::TcpRateConnection`), used by BBR.
+/// Per-connection delivery-rate state (ns-3 `TcpRateOps::TcpRateConnection`, field for field;
+/// byte counts). BBR reads `delivered`.
 #[derive(Clone, Debug, Default)]
 pub struct RateConnection {
+    /// Bytes delivered so far, cumulatively or by SACK (`m_delivered`).
     pub delivered: u64,
+    /// Time `delivered` last changed (`m_deliveredTime`).
     pub delivered_time: Time,
+    /// Send time of the packet that started the current sampling interval (`m_firstSentTime`).
     pub first_sent_time: Time,
+    /// End of the current app-limited phase, as a `delivered` value; 0 when not app-limited
+    /// (`m_appLimited`).
     pub app_limited: u64,
     pub rate_delivered: u64,
     pub rate_interval: Time,
@@ -141,19 +152,31 @@ pub struct RateConnection {
     pub tx_item_delivered: u64,
 }
 
-/// One delivery-rate sample (ns-3 `TcpRateOps::TcpRateSample`, draft-cheng-iccrg-delivery-rate-estimation).
+/// One delivery-rate sample (ns-3 `TcpRateOps::TcpRateSample`, field for field, plus `rtt`;
+/// draft-cheng-iccrg-delivery-rate-estimation). Byte counts, as ns-3 (Linux counts packets).
 #[derive(Clone, Debug, Default)]
 pub struct RateSample {
-    /// Delivery rate in bits/s.
+    /// Delivery rate in bits/s (`m_deliveryRate`); 0 when no valid sample.
     pub delivery_rate_bps: u64,
+    /// The sample was taken while the sender was application-limited (`m_isAppLimited`).
     pub is_app_limited: bool,
+    /// Sampling interval (`m_interval`): max(send_elapsed, ack_elapsed).
     pub interval: Time,
+    /// Bytes delivered over the interval (`m_delivered`); negative when invalid.
     pub delivered: i64,
+    /// `RateConnection::delivered` when the newest acknowledged packet was sent (`m_priorDelivered`).
     pub prior_delivered: u64,
     pub prior_time: Time,
     pub send_elapsed: Time,
     pub ack_elapsed: Time,
+    /// Bytes newly marked lost by this ACK (`m_bytesLoss`).
     pub bytes_loss: u32,
+    /// Bytes in flight before this ACK was processed (`m_priorInFlight`).
     pub prior_in_flight: u32,
+    /// Bytes newly cumulatively ACKed or SACKed by this ACK (`m_ackedSacked`).
     pub acked_sacked: u32,
+    /// RTT sample taken from this ACK, if it gave one (Linux `rate_sample.rtt_us`, −1 there
+    /// when absent). Not in ns-3's `TcpRateSample` (ns-3 BBR reads `tcb.last_rtt` instead);
+    /// TCP Wave's ACK-train measurement needs to know whether *this* ACK carried a sample.
+    pub rtt: Option<Time>,
 }

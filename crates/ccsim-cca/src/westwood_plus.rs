@@ -102,16 +102,28 @@ impl WestwoodPlus {
         self.acked_segments = 0;
         if self.config.filter_type == FilterType::Tustin {
             let sample_bwe = self.current_bw;
-            // (m_lastBW * ALPHA) + (((sample + m_lastSampleBW) * 0.5) * (1 - ALPHA)),
-            // each DataRate * double truncated to uint64_t.
-            let a = cast_u64(self.last_bw as f64 * ALPHA);
-            let half = cast_u64(sample_bwe.wrapping_add(self.last_sample_bw) as f64 * 0.5);
-            let b = cast_u64(half as f64 * (1.0 - ALPHA));
-            self.current_bw = a.wrapping_add(b);
+            self.current_bw = tustin(self.last_bw, sample_bwe, self.last_sample_bw);
             self.last_sample_bw = sample_bwe;
             self.last_bw = self.current_bw;
         }
     }
+}
+
+/// The Tustin filter step of ns-3 `EstimateBW`: `(m_lastBW * ALPHA) + (((sample +
+/// m_lastSampleBW) * 0.5) * (1 - ALPHA))`, each `DataRate * double` truncated to `uint64_t`.
+pub(crate) fn tustin(last_bw: u64, sample_bwe: u64, last_sample_bw: u64) -> u64 {
+    let a = cast_u64(last_bw as f64 * ALPHA);
+    let half = cast_u64(sample_bwe.wrapping_add(last_sample_bw) as f64 * 0.5);
+    let b = cast_u64(half as f64 * (1.0 - ALPHA));
+    a.wrapping_add(b)
+}
+
+/// `TcpWestwoodPlus::GetSsThresh` (also ns-3.37 `TcpWestwood`): `max(2·MSS, BWE·minRtt/8)`.
+pub(crate) fn ssthresh_from_bandwidth(tcb: &TcpState, bw_bps: u64) -> u32 {
+    let min_rtt_s = tcb.min_rtt.map_or(seconds_i64(i64::MAX), seconds);
+    // DataRate * Time = Time::GetSeconds() * m_bps
+    let bytes = (min_rtt_s * bw_bps as f64) / 8.0;
+    (2 * tcb.mss).max(cast_u32(bytes))
 }
 
 impl CongestionOps for WestwoodPlus {
@@ -121,10 +133,7 @@ impl CongestionOps for WestwoodPlus {
 
     /// `TcpWestwoodPlus::GetSsThresh`: `max(2·MSS, BWE·minRtt/8)`.
     fn ssthresh(&mut self, tcb: &TcpState, _bytes_in_flight: u32) -> u32 {
-        let min_rtt_s = tcb.min_rtt.map_or(seconds_i64(i64::MAX), seconds);
-        // DataRate * Time = Time::GetSeconds() * m_bps
-        let bytes = (min_rtt_s * self.current_bw as f64) / 8.0;
-        (2 * tcb.mss).max(cast_u32(bytes))
+        ssthresh_from_bandwidth(tcb, self.current_bw)
     }
 
     fn increase_window(&mut self, tcb: &mut TcpState, segments_acked: u32) {

@@ -9,7 +9,7 @@ fn params(v: Value) -> Map<String, Value> {
 
 #[test]
 fn every_algorithm_builds_by_short_name_type_id_and_full_type_id() {
-    assert_eq!(algorithm_names().len(), 12);
+    assert_eq!(algorithm_names().len(), 18);
     for (short, type_id) in algorithm_names() {
         for name in [
             short.to_string(),

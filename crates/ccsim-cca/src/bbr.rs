@@ -1,0 +1,806 @@
+//! BBR v1, as ns-3.44 `TcpBbr` (`src/internet/model/tcp-bbr.{h,cc}` and `windowed-filter.h`;
+//! Cardwell et al., "BBR: Congestion-Based Congestion Control", ACM Queue 14(5), 2016, and
+//! draft-cardwell-iccrg-bbr-congestion-control-00; ns-3 port by Jain, Mittal and Tahiliani,
+//! which follows Linux `net/ipv4/tcp_bbr.c`).
+//!
+//! BBR owns the window: [`CongestionOps::has_cong_control`] is true, so the sender calls
+//! [`CongestionOps::cong_control`] with the ACK's [`RateConnection`] and [`RateSample`] instead of
+//! `pkts_acked` + `increase_window`, and BBR sets `tcb.cwnd` and `tcb.pacing_rate_bps` (and turns
+//! `tcb.pacing` on). Per ACK (`CongControl`): update the model and state (`UpdateBtlBw`,
+//! `UpdateAckAggregation`, `CheckCyclePhase`, `CheckFullPipe`, `CheckDrain`, `UpdateRTprop`,
+//! `CheckProbeRTT`), then the control parameters (`SetPacingRate`, `SetSendQuantum`, `SetCwnd`).
+//!
+//! - **Model.** BtlBw: windowed max of delivery-rate samples over `bw_window_length` = 10 rounds
+//!   (Kathleen Nichols' three-sample filter, `windowed-filter.h`), app-limited samples only if
+//!   they raise it; a round ends when a packet sent after the previous round's end is ACKed
+//!   (`prior_delivered ≥ next_round_delivered`). RTprop: min of `tcb.last_rtt`, expiring after
+//!   `rtt_window_length` = 10 s. BDP = BtlBw·RTprop.
+//! - **STARTUP**: pacing and cwnd gain `high_gain` = 2.89 (2/ln 2). The pipe is full once BtlBw
+//!   has grown less than 25 % in 3 consecutive rounds (not app-limited); then **DRAIN**: pacing
+//!   gain 1/2.89, cwnd gain 2.89, `ssthresh = BDP`, until bytes in flight ≤ BDP.
+//! - **PROBE_BW**: cwnd gain 2 and the 8-phase pacing-gain cycle 5/4, 3/4, 1, 1, 1, 1, 1, 1, one
+//!   phase per RTprop (5/4 also until the flight reaches 1.25·BDP or a loss; 3/4 ends early once
+//!   the flight is ≤ BDP). The starting phase is random: `cycle_index = 7 − ⌊U[0,6)⌋`, then
+//!   advanced, so the cycle starts at phase 0, 3, 4, 5, 6 or 7 — never in the 3/4 phase.
+//! - **PROBE_RTT**: when RTprop has not been refreshed for 10 s (and not restarting from idle),
+//!   save cwnd, cap it at `min_pipe_cwnd` = 4 segments, gains 1; after `probe_rtt_duration` =
+//!   200 ms with the flight at 4 segments and one round trip, restore cwnd and go back to
+//!   PROBE_BW (or STARTUP if the pipe was never filled).
+//! - **Pacing rate** = gain·BtlBw·(1 − 1 %), at most `tcb.max_pacing_rate_bps`; before the pipe is
+//!   full it only grows. Initially `high_gain·cwnd/max(minRtt, 1 ms)` (`InitPacingRate`).
+//! - **cwnd** target = `cwnd_gain`·BDP + 3 send quanta (+ 2 segments in phase 0 of PROBE_BW) +
+//!   the ACK-aggregation allowance; cwnd grows by the ACKed bytes up to it (without limit before
+//!   the pipe is full), never below 4 segments; in PROBE_RTT at most 4 segments. In Recovery:
+//!   cwnd minus the bytes lost, and packet conservation (cwnd ≥ flight + ACKed) for the first round.
+//! - **Loss hooks** (ns-3 `CongestionStateSet`, `CwndEvent`, `GetSsThresh`): entering Recovery
+//!   saves cwnd and sets `cwnd = bytes_in_flight + max(last_acked_sacked_bytes, MSS)` with packet
+//!   conservation; entering Loss saves cwnd and starts a round; `CompleteCwr` ends conservation
+//!   and restores the saved cwnd; `ssthresh()` saves cwnd and keeps ssthresh.
+//!
+//! Initialisation happens, as in ns-3, on the first `congestion_state_set(Open)` (ns-3's
+//! `TcpSocketBase` calls it when the handshake completes) — or on [`CongestionOps::init`] or the
+//! first `cong_control`, whichever comes first.
+//!
+//! # Arithmetic and departures
+//!
+//! Rates are ns-3 `DataRate` values (`uint64_t` bits/s): `DataRate(double)` truncates,
+//! `DataRate * Time` is `Time::GetSeconds() · bps` as a double, `rate *= 0.99` truncates, and
+//! every double-to-`uint32_t` conversion is the x86-64 one ([`crate::ns3num`]). Kept ns-3 details:
+//! the max filter's "zero value" is the initial nominal bandwidth; `UpdateRound` runs only for
+//! samples with a non-zero delivery rate; the ACK-aggregation epoch length is truncated to whole
+//! seconds (`uint32_t epochProp`); `AckEpochAckedResetThresh` is 4096 bytes (the attribute value,
+//! overriding the header's 2^17); `HandleRestartFromIdle` is never called.
+//! Departures: ns-3 keeps `m_nextRoundDelivered` and `m_appLimited` in `uint32_t`, so its round
+//! counting breaks after 4 GiB delivered — ccsim keeps 64 bits; ns-3's `m_lastRtt` starts at 0 s
+//! (an RTprop of 0 if BBR initialised before any RTT sample) — ccsim's `tcb.last_rtt` is `None`
+//! until a sample exists and RTprop stays unset; the random phase comes from a seeded
+//! [`RngStream`] (config `seed` and `stream`), not ns-3's MRG32k3a, so the drawn phases differ
+//! from ns-3's for the same stream number.
+
+use crate::ns3num::{cast_u32, cast_u64, seconds};
+use crate::params::{f64_param, time_param, u32_param, ParamSpec, Tunables};
+use crate::{CaEvent, CcaError, CongState, CongestionOps, RateConnection, RateSample, TcpState};
+use ccsim_core::{RngStream, Time};
+use serde_json::Value;
+
+/// Phases of the PROBE_BW pacing-gain cycle (`GAIN_CYCLE_LENGTH`).
+pub const GAIN_CYCLE_LENGTH: u32 = 8;
+/// The PROBE_BW pacing gains (`PACING_GAIN_CYCLE`).
+pub const PACING_GAIN_CYCLE: [f64; GAIN_CYCLE_LENGTH as usize] =
+    [5.0 / 4.0, 3.0 / 4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+/// Pacing below the estimate to drain standing queues (`m_pacingMargin`, Linux
+/// `bbr_rate_bytes_per_sec`).
+const PACING_MARGIN: f64 = 0.01;
+/// Gain on the extra-ACKed allowance (`m_extraAckedGain`).
+const EXTRA_ACKED_GAIN: u32 = 1;
+/// Minimum cwnd, segments (`m_minPipeCwnd = 4 · segmentSize`).
+const MIN_PIPE_CWND_SEGMENTS: u32 = 4;
+/// BtlBw growth that counts as "still growing" (`CheckFullPipe`).
+const FULL_BW_THRESH: f64 = 1.25;
+/// Rounds without such growth that fill the pipe (`CheckFullPipe`).
+const FULL_BW_COUNT: u32 = 3;
+
+/// BBR modes (ns-3 `TcpBbr::BbrMode_t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BbrMode {
+    Startup,
+    Drain,
+    ProbeBw,
+    ProbeRtt,
+}
+
+/// Tunables of [`Bbr`] (attributes of `ns3::TcpBbr`, ns-3.44 defaults, plus the seed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BbrConfig {
+    /// Random number stream (ns-3 `Stream`, default 4): names the stream drawn from `seed`.
+    pub stream: u32,
+    /// Seed of the random stream that picks the PROBE_BW starting phase (ccsim; the owner
+    /// should derive it from the run seed and the flow).
+    pub seed: u64,
+    /// Value of high gain (`HighGain`).
+    pub high_gain: f64,
+    /// Length of bandwidth windowed filter, rounds (`BwWindowLength`).
+    pub bw_window_length: u32,
+    /// Length of RTT windowed filter (`RttWindowLength`).
+    pub rtt_window_length: Time,
+    /// Time to be spent in PROBE_RTT phase (`ProbeRttDuration`).
+    pub probe_rtt_duration: Time,
+    /// Window length of extra acked window, rounds (`ExtraAckedRttWindowLength`).
+    pub extra_acked_rtt_window_length: u32,
+    /// Bytes ACKed in an ACK-aggregation epoch after which the epoch restarts
+    /// (`AckEpochAckedResetThresh`).
+    pub ack_epoch_acked_reset_thresh: u32,
+}
+
+impl Default for BbrConfig {
+    fn default() -> Self {
+        BbrConfig {
+            stream: 4,
+            seed: 1,
+            high_gain: 2.89,
+            bw_window_length: 10,
+            rtt_window_length: Time::from_secs(10),
+            probe_rtt_duration: Time::from_millis(200),
+            extra_acked_rtt_window_length: 5,
+            ack_epoch_acked_reset_thresh: 1 << 12,
+        }
+    }
+}
+
+impl Tunables for BbrConfig {
+    const ALGORITHM: &'static str = "bbr";
+    const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "stream",
+            help: "Random number stream for the PROBE_BW starting phase (ns-3 Stream)",
+        },
+        ParamSpec {
+            name: "seed",
+            help: "Seed of that random stream (derive it from the run seed and the flow)",
+        },
+        ParamSpec {
+            name: "high_gain",
+            help: "Pacing and cwnd gain in STARTUP (2/ln 2 = 2.89)",
+        },
+        ParamSpec {
+            name: "bw_window_length",
+            help: "Length of the bottleneck-bandwidth max filter, in rounds",
+        },
+        ParamSpec {
+            name: "rtt_window_length",
+            help: "Length of the RTprop min filter",
+        },
+        ParamSpec {
+            name: "probe_rtt_duration",
+            help: "Time to be spent in PROBE_RTT",
+        },
+        ParamSpec {
+            name: "extra_acked_rtt_window_length",
+            help: "Window of the ACK-aggregation (extra ACKed) filter, in rounds",
+        },
+        ParamSpec {
+            name: "ack_epoch_acked_reset_thresh",
+            help: "Bytes ACKed in an aggregation epoch after which the epoch restarts",
+        },
+    ];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
+        let a = Self::ALGORITHM;
+        match key {
+            "stream" => self.stream = u32_param(a, key, v, 0, u32::MAX)?,
+            "seed" => {
+                self.seed = v.as_u64().ok_or_else(|| CcaError::BadValue {
+                    algorithm: a,
+                    parameter: key.to_string(),
+                    expected: "a non-negative integer".into(),
+                    got: v.to_string(),
+                })?
+            }
+            "high_gain" => self.high_gain = f64_param(a, key, v, 1.0, 100.0)?,
+            "bw_window_length" => self.bw_window_length = u32_param(a, key, v, 1, 1 << 20)?,
+            "rtt_window_length" => self.rtt_window_length = time_param(a, key, v)?,
+            "probe_rtt_duration" => self.probe_rtt_duration = time_param(a, key, v)?,
+            "extra_acked_rtt_window_length" => {
+                self.extra_acked_rtt_window_length = u32_param(a, key, v, 1, 31)?
+            }
+            "ack_epoch_acked_reset_thresh" => {
+                self.ack_epoch_acked_reset_thresh = u32_param(a, key, v, 1, u32::MAX)?
+            }
+            _ => unreachable!("checked by from_params"),
+        }
+        Ok(())
+    }
+}
+
+/// ns-3 `WindowedFilter<DataRate, MaxFilter<DataRate>, uint32_t, uint32_t>`: the best, second
+/// and third best maxima with their round numbers (Kathleen Nichols' algorithm, from Chromium).
+#[derive(Clone, Debug, Default)]
+struct MaxBwFilter {
+    window_length: u32,
+    /// The "uninitialised" value; ns-3 BBR passes its initial nominal bandwidth.
+    zero_value: u64,
+    samples: [(u64, u32); 3],
+}
+
+impl MaxBwFilter {
+    fn new(window_length: u32, zero_value: u64, zero_time: u32) -> Self {
+        MaxBwFilter {
+            window_length,
+            zero_value,
+            samples: [(zero_value, zero_time); 3],
+        }
+    }
+
+    /// `MaxFilter::operator()`: `lhs >= rhs`, false if either is 0.
+    fn better(lhs: u64, rhs: u64) -> bool {
+        lhs != 0 && rhs != 0 && lhs >= rhs
+    }
+
+    fn best(&self) -> u64 {
+        self.samples[0].0
+    }
+
+    fn reset(&mut self, sample: u64, time: u32) {
+        self.samples = [(sample, time); 3];
+    }
+
+    /// `WindowedFilter::Update`.
+    fn update(&mut self, sample: u64, time: u32) {
+        let win = self.window_length;
+        if self.samples[0].0 == self.zero_value
+            || Self::better(sample, self.samples[0].0)
+            || time.wrapping_sub(self.samples[2].1) > win
+        {
+            self.reset(sample, time);
+            return;
+        }
+        let s = &mut self.samples;
+        if Self::better(sample, s[1].0) {
+            s[1] = (sample, time);
+            s[2] = s[1];
+        } else if Self::better(sample, s[2].0) {
+            s[2] = (sample, time);
+        }
+        if time.wrapping_sub(s[0].1) > win {
+            // The best has not been updated for a whole window: promote.
+            s[0] = s[1];
+            s[1] = s[2];
+            s[2] = (sample, time);
+            if time.wrapping_sub(s[0].1) > win {
+                s[0] = s[1];
+                s[1] = s[2];
+            }
+            return;
+        }
+        if s[1].0 == s[0].0 && time.wrapping_sub(s[1].1) > win >> 2 {
+            // A quarter window without a better sample: second best from the second quarter.
+            s[1] = (sample, time);
+            s[2] = s[1];
+            return;
+        }
+        if s[2].0 == s[1].0 && time.wrapping_sub(s[2].1) > win >> 1 {
+            // Half a window: third best from the second half.
+            s[2] = (sample, time);
+        }
+    }
+}
+
+/// ns-3 `TcpBbr` state.
+#[derive(Clone, Debug)]
+pub struct Bbr {
+    pub config: BbrConfig,
+    rng: RngStream,
+    mode: BbrMode,
+    max_bw_filter: MaxBwFilter,
+    pacing_gain: f64,
+    cwnd_gain: f64,
+    is_pipe_filled: bool,
+    min_pipe_cwnd: u32,
+    round_count: u32,
+    round_start: bool,
+    next_round_delivered: u64,
+    /// When PROBE_RTT may end (`m_probeRttDoneStamp`); zero means "not set", as in ns-3 (kept
+    /// because ns-3 compares against it even when unset).
+    probe_rtt_done_stamp: Time,
+    probe_rtt_round_done: bool,
+    packet_conservation: bool,
+    prior_cwnd: u32,
+    idle_restart: bool,
+    target_cwnd: u32,
+    full_bandwidth: u64,
+    full_bandwidth_count: u32,
+    /// RTprop (`m_rtProp`); `None` is ns-3's `Time::Max()`.
+    rt_prop: Option<Time>,
+    send_quantum: u32,
+    cycle_stamp: Time,
+    cycle_index: u32,
+    rt_prop_expired: bool,
+    rt_prop_stamp: Time,
+    is_initialized: bool,
+    /// `RateConnection::delivered` at the last ACK (`m_delivered`).
+    delivered: u64,
+    /// Set in PROBE_RTT to the delivered + in-flight mark (`m_appLimited`); only read as a flag.
+    app_limited: u64,
+    extra_acked: [u32; 2],
+    extra_acked_win_rtt: u32,
+    extra_acked_idx: usize,
+    ack_epoch_time: Time,
+    ack_epoch_acked: u32,
+    has_seen_rtt: bool,
+}
+
+impl Default for Bbr {
+    fn default() -> Self {
+        Bbr::new(BbrConfig::default())
+    }
+}
+
+impl Bbr {
+    pub fn new(config: BbrConfig) -> Self {
+        let rng = RngStream::new(config.seed, &format!("TcpBbr/{}", config.stream));
+        Bbr {
+            config,
+            rng,
+            mode: BbrMode::Startup,
+            max_bw_filter: MaxBwFilter::default(),
+            pacing_gain: 0.0,
+            cwnd_gain: 0.0,
+            is_pipe_filled: false,
+            min_pipe_cwnd: 0,
+            round_count: 0,
+            round_start: false,
+            next_round_delivered: 0,
+            probe_rtt_done_stamp: Time::ZERO,
+            probe_rtt_round_done: false,
+            packet_conservation: false,
+            prior_cwnd: 0,
+            idle_restart: false,
+            target_cwnd: 0,
+            full_bandwidth: 0,
+            full_bandwidth_count: 0,
+            rt_prop: None,
+            send_quantum: 0,
+            cycle_stamp: Time::ZERO,
+            cycle_index: 0,
+            rt_prop_expired: false,
+            rt_prop_stamp: Time::ZERO,
+            is_initialized: false,
+            delivered: 0,
+            app_limited: 0,
+            extra_acked: [0; 2],
+            extra_acked_win_rtt: 0,
+            extra_acked_idx: 0,
+            ack_epoch_time: Time::ZERO,
+            ack_epoch_acked: 0,
+            has_seen_rtt: false,
+        }
+    }
+
+    /// Current mode (ns-3 `GetBbrState`).
+    pub fn mode(&self) -> BbrMode {
+        self.mode
+    }
+    /// Current pacing gain (ns-3 `GetPacingGain`).
+    pub fn pacing_gain(&self) -> f64 {
+        self.pacing_gain
+    }
+    /// Current cwnd gain (ns-3 `GetCwndGain`).
+    pub fn cwnd_gain(&self) -> f64 {
+        self.cwnd_gain
+    }
+    /// The bottleneck-bandwidth estimate, bits/s.
+    pub fn btl_bw_bps(&self) -> u64 {
+        self.max_bw_filter.best()
+    }
+    /// The RTprop estimate, if any.
+    pub fn rt_prop(&self) -> Option<Time> {
+        self.rt_prop
+    }
+    /// Packet-timed round trips so far.
+    pub fn round_count(&self) -> u32 {
+        self.round_count
+    }
+    /// Whether STARTUP found the pipe full.
+    pub fn is_pipe_filled(&self) -> bool {
+        self.is_pipe_filled
+    }
+    /// Index of the PROBE_BW gain-cycle phase.
+    pub fn cycle_index(&self) -> u32 {
+        self.cycle_index
+    }
+
+    /// The first `CongestionStateSet(CA_OPEN)` of ns-3 `TcpBbr`.
+    fn initialize(&mut self, tcb: &mut TcpState) {
+        self.rt_prop = tcb.last_rtt;
+        self.rt_prop_stamp = tcb.now;
+        self.prior_cwnd = tcb.cwnd;
+        tcb.ssthresh = tcb.initial_ssthresh;
+        self.target_cwnd = tcb.cwnd;
+        self.min_pipe_cwnd = MIN_PIPE_CWND_SEGMENTS * tcb.mss;
+        self.send_quantum = tcb.mss;
+        // InitRoundCounting
+        self.next_round_delivered = 0;
+        self.round_start = false;
+        self.round_count = 0;
+        // InitFullPipe
+        self.is_pipe_filled = false;
+        self.full_bandwidth = 0;
+        self.full_bandwidth_count = 0;
+        self.enter_startup();
+        self.init_pacing_rate(tcb);
+        self.ack_epoch_time = tcb.now;
+        self.extra_acked_win_rtt = 0;
+        self.extra_acked_idx = 0;
+        self.ack_epoch_acked = 0;
+        self.extra_acked = [0; 2];
+        self.is_initialized = true;
+    }
+
+    /// `InitPacingRate`: `gain · cwnd / max(minRtt, 1 ms)` and a fresh max filter whose zero value
+    /// is that nominal bandwidth.
+    fn init_pacing_rate(&mut self, tcb: &mut TcpState) {
+        tcb.pacing = true;
+        let rtt = match tcb.min_rtt {
+            Some(min_rtt) => {
+                self.has_seen_rtt = true;
+                Time::from_millis(min_rtt.as_millis().max(1))
+            }
+            None => Time::from_millis(1),
+        };
+        let nominal = cast_u64(tcb.cwnd.wrapping_mul(8) as f64 / seconds(rtt));
+        tcb.pacing_rate_bps = cast_u64(self.pacing_gain * nominal as f64);
+        self.max_bw_filter = MaxBwFilter::new(self.config.bw_window_length, nominal, 0);
+    }
+
+    fn enter_startup(&mut self) {
+        self.mode = BbrMode::Startup;
+        self.pacing_gain = self.config.high_gain;
+        self.cwnd_gain = self.config.high_gain;
+    }
+
+    fn enter_drain(&mut self) {
+        self.mode = BbrMode::Drain;
+        self.pacing_gain = 1.0 / self.config.high_gain;
+        self.cwnd_gain = self.config.high_gain;
+    }
+
+    /// `EnterProbeBW`: a random starting phase, `7 − ⌊U[0, 6)⌋`, then one advance.
+    fn enter_probe_bw(&mut self, now: Time) {
+        self.mode = BbrMode::ProbeBw;
+        self.pacing_gain = 1.0;
+        self.cwnd_gain = 2.0;
+        self.cycle_index = GAIN_CYCLE_LENGTH - 1 - self.rng.below(6) as u32;
+        self.advance_cycle_phase(now);
+    }
+
+    fn enter_probe_rtt(&mut self) {
+        self.mode = BbrMode::ProbeRtt;
+        self.pacing_gain = 1.0;
+        self.cwnd_gain = 1.0;
+    }
+
+    fn advance_cycle_phase(&mut self, now: Time) {
+        self.cycle_stamp = now;
+        self.cycle_index = (self.cycle_index + 1) % GAIN_CYCLE_LENGTH;
+        self.pacing_gain = PACING_GAIN_CYCLE[self.cycle_index as usize];
+    }
+
+    /// `SetPacingRate`.
+    fn set_pacing_rate(&mut self, tcb: &mut TcpState, gain: f64) {
+        let rate = cast_u64(gain * self.max_bw_filter.best() as f64);
+        let rate = cast_u64(rate as f64 * (1.0 - PACING_MARGIN));
+        let rate = rate.min(tcb.max_pacing_rate_bps);
+        if !self.has_seen_rtt && tcb.min_rtt.is_some() {
+            self.init_pacing_rate(tcb);
+        }
+        if self.is_pipe_filled || rate > tcb.pacing_rate_bps {
+            tcb.pacing_rate_bps = rate;
+        }
+    }
+
+    /// `InFlight`: `gain·BDP + 3 quanta` (+ 2 segments in PROBE_BW phase 0), bytes.
+    fn in_flight(&self, tcb: &TcpState, gain: f64) -> u32 {
+        let Some(rt_prop) = self.rt_prop else {
+            return tcb.initial_cwnd_segs.wrapping_mul(tcb.mss);
+        };
+        let quanta = 3.0 * self.send_quantum as f64;
+        let bdp = seconds(rt_prop) * self.max_bw_filter.best() as f64 / 8.0;
+        if self.mode == BbrMode::ProbeBw && self.cycle_index == 0 {
+            return cast_u32(gain * bdp + quanta + (2 * tcb.mss) as f64);
+        }
+        cast_u32(gain * bdp + quanta)
+    }
+
+    /// `IsNextCyclePhase`.
+    fn is_next_cycle_phase(&self, tcb: &TcpState, rs: &RateSample) -> bool {
+        let is_full_length = self
+            .rt_prop
+            .is_some_and(|rt| tcb.now.saturating_sub(self.cycle_stamp) > rt);
+        if self.pacing_gain == 1.0 {
+            is_full_length
+        } else if self.pacing_gain > 1.0 {
+            is_full_length
+                && (rs.bytes_loss > 0
+                    || rs.prior_in_flight >= self.in_flight(tcb, self.pacing_gain))
+        } else {
+            is_full_length || rs.prior_in_flight <= self.in_flight(tcb, 1.0)
+        }
+    }
+
+    /// `CheckFullPipe`: three rounds of less than 25 % growth fill the pipe.
+    fn check_full_pipe(&mut self, rs: &RateSample) {
+        if self.is_pipe_filled || !self.round_start || rs.is_app_limited {
+            return;
+        }
+        if self.max_bw_filter.best() as f64 >= self.full_bandwidth as f64 * FULL_BW_THRESH {
+            self.full_bandwidth = self.max_bw_filter.best();
+            self.full_bandwidth_count = 0;
+            return;
+        }
+        self.full_bandwidth_count += 1;
+        if self.full_bandwidth_count >= FULL_BW_COUNT {
+            self.is_pipe_filled = true;
+        }
+    }
+
+    /// `CheckDrain`.
+    fn check_drain(&mut self, tcb: &mut TcpState) {
+        if self.mode == BbrMode::Startup && self.is_pipe_filled {
+            self.enter_drain();
+            tcb.ssthresh = self.in_flight(tcb, 1.0);
+        }
+        if self.mode == BbrMode::Drain && tcb.bytes_in_flight <= self.in_flight(tcb, 1.0) {
+            self.enter_probe_bw(tcb.now);
+        }
+    }
+
+    /// `UpdateRTprop`.
+    fn update_rt_prop(&mut self, tcb: &TcpState) {
+        self.rt_prop_expired = tcb.now > self.rt_prop_stamp + self.config.rtt_window_length;
+        if let Some(rtt) = tcb.last_rtt {
+            if !matches!(self.rt_prop, Some(rt) if rtt > rt) || self.rt_prop_expired {
+                self.rt_prop = Some(rtt);
+                self.rt_prop_stamp = tcb.now;
+            }
+        }
+    }
+
+    /// `SaveCwnd`.
+    fn save_cwnd(&mut self, tcb: &TcpState) {
+        if tcb.cong_state != CongState::Recovery && self.mode != BbrMode::ProbeRtt {
+            self.prior_cwnd = tcb.cwnd;
+        } else {
+            self.prior_cwnd = self.prior_cwnd.max(tcb.cwnd);
+        }
+    }
+
+    /// `RestoreCwnd`.
+    fn restore_cwnd(&self, tcb: &mut TcpState) {
+        tcb.cwnd = self.prior_cwnd.max(tcb.cwnd);
+    }
+
+    fn exit_probe_rtt(&mut self, now: Time) {
+        if self.is_pipe_filled {
+            self.enter_probe_bw(now);
+        } else {
+            self.enter_startup();
+        }
+    }
+
+    /// `HandleProbeRTT`.
+    fn handle_probe_rtt(&mut self, tcb: &mut TcpState) {
+        let total = self.delivered + tcb.bytes_in_flight as u64;
+        self.app_limited = total.max(1);
+        if self.probe_rtt_done_stamp == Time::ZERO && tcb.bytes_in_flight <= self.min_pipe_cwnd {
+            self.probe_rtt_done_stamp = tcb.now + self.config.probe_rtt_duration;
+            self.probe_rtt_round_done = false;
+            self.next_round_delivered = self.delivered;
+        } else if self.probe_rtt_done_stamp != Time::ZERO {
+            if self.round_start {
+                self.probe_rtt_round_done = true;
+            }
+            if self.probe_rtt_round_done && tcb.now > self.probe_rtt_done_stamp {
+                self.rt_prop_stamp = tcb.now;
+                self.restore_cwnd(tcb);
+                self.exit_probe_rtt(tcb.now);
+            }
+        }
+    }
+
+    /// `CheckProbeRTT`.
+    fn check_probe_rtt(&mut self, tcb: &mut TcpState, rs: &RateSample) {
+        if self.mode != BbrMode::ProbeRtt && self.rt_prop_expired && !self.idle_restart {
+            self.enter_probe_rtt();
+            self.save_cwnd(tcb);
+            self.probe_rtt_done_stamp = Time::ZERO;
+        }
+        if self.mode == BbrMode::ProbeRtt {
+            self.handle_probe_rtt(tcb);
+        }
+        if rs.delivered != 0 {
+            self.idle_restart = false;
+        }
+    }
+
+    /// `AckAggregationCwnd`.
+    fn ack_aggregation_cwnd(&self) -> u32 {
+        if EXTRA_ACKED_GAIN == 0 || !self.is_pipe_filled {
+            return 0;
+        }
+        let max_aggr_bytes = (self.max_bw_filter.best() / (10 * 8)) as u32;
+        let aggr = EXTRA_ACKED_GAIN.wrapping_mul(self.extra_acked[0].max(self.extra_acked[1]));
+        aggr.min(max_aggr_bytes)
+    }
+
+    /// `UpdateAckAggregation`.
+    fn update_ack_aggregation(&mut self, tcb: &TcpState, rs: &RateSample) {
+        if EXTRA_ACKED_GAIN == 0 || rs.acked_sacked == 0 || rs.delivered < 0 {
+            return;
+        }
+        if self.round_start {
+            self.extra_acked_win_rtt = (self.extra_acked_win_rtt + 1).min(31);
+            if self.extra_acked_win_rtt >= self.config.extra_acked_rtt_window_length {
+                self.extra_acked_win_rtt = 0;
+                self.extra_acked_idx ^= 1;
+                self.extra_acked[self.extra_acked_idx] = 0;
+            }
+        }
+        // ns-3 stores the epoch length in a uint32_t: whole seconds.
+        let epoch_prop = cast_u32(seconds(tcb.now) - seconds(self.ack_epoch_time));
+        let mut expected_acked =
+            (self.max_bw_filter.best().wrapping_mul(epoch_prop as u64) / 8) as u32;
+        if self.ack_epoch_acked <= expected_acked
+            || self.ack_epoch_acked.wrapping_add(rs.acked_sacked)
+                >= self.config.ack_epoch_acked_reset_thresh
+        {
+            self.ack_epoch_acked = 0;
+            self.ack_epoch_time = tcb.now;
+            expected_acked = 0;
+        }
+        self.ack_epoch_acked = self.ack_epoch_acked.wrapping_add(rs.acked_sacked);
+        let extra = self
+            .ack_epoch_acked
+            .wrapping_sub(expected_acked)
+            .min(tcb.cwnd);
+        if extra > self.extra_acked[self.extra_acked_idx] {
+            self.extra_acked[self.extra_acked_idx] = extra;
+        }
+    }
+
+    /// `ModulateCwndForRecovery`; true when packet conservation decided cwnd.
+    fn modulate_cwnd_for_recovery(&self, tcb: &mut TcpState, rs: &RateSample) -> bool {
+        if rs.bytes_loss > 0 {
+            let reduced = tcb.cwnd as i32 - rs.bytes_loss as i32;
+            tcb.cwnd = reduced.max(tcb.mss as i32) as u32;
+        }
+        if self.packet_conservation {
+            tcb.cwnd = tcb
+                .cwnd
+                .max(tcb.bytes_in_flight.wrapping_add(rs.acked_sacked));
+            return true;
+        }
+        false
+    }
+
+    /// `SetCwnd` (with `ModulateCwndForProbeRTT` at `done:`).
+    fn set_cwnd(&mut self, tcb: &mut TcpState, rs: &RateSample) {
+        let conserved = rs.acked_sacked == 0
+            || (tcb.cong_state == CongState::Recovery && self.modulate_cwnd_for_recovery(tcb, rs));
+        if !conserved {
+            self.target_cwnd = self
+                .in_flight(tcb, self.cwnd_gain)
+                .wrapping_add(self.ack_aggregation_cwnd());
+            if self.is_pipe_filled {
+                tcb.cwnd = tcb.cwnd.wrapping_add(rs.acked_sacked).min(self.target_cwnd);
+            } else if tcb.cwnd < self.target_cwnd
+                || self.delivered < tcb.initial_cwnd_segs as u64 * tcb.mss as u64
+            {
+                tcb.cwnd = tcb.cwnd.wrapping_add(rs.acked_sacked);
+            }
+            tcb.cwnd = tcb.cwnd.max(self.min_pipe_cwnd);
+        }
+        if self.mode == BbrMode::ProbeRtt {
+            tcb.cwnd = tcb.cwnd.min(self.min_pipe_cwnd);
+        }
+    }
+
+    /// `UpdateRound`.
+    fn update_round(&mut self, rs: &RateSample) {
+        if rs.prior_delivered >= self.next_round_delivered {
+            self.next_round_delivered = self.delivered;
+            self.round_count = self.round_count.wrapping_add(1);
+            self.round_start = true;
+            self.packet_conservation = false;
+        } else {
+            self.round_start = false;
+        }
+    }
+
+    /// `UpdateBtlBw`.
+    fn update_btl_bw(&mut self, rs: &RateSample) {
+        if rs.delivery_rate_bps == 0 {
+            return;
+        }
+        self.update_round(rs);
+        if rs.delivery_rate_bps >= self.max_bw_filter.best() || !rs.is_app_limited {
+            self.max_bw_filter
+                .update(rs.delivery_rate_bps, self.round_count);
+        }
+    }
+}
+
+impl CongestionOps for Bbr {
+    fn name(&self) -> &'static str {
+        "TcpBbr"
+    }
+
+    /// ns-3 `TcpBbr` has no `Init`; it initialises on the first `CongestionStateSet(CA_OPEN)`,
+    /// which ns-3 calls at the end of the handshake. ccsim does the same here if the sender
+    /// calls `init` first.
+    fn init(&mut self, tcb: &mut TcpState) {
+        if !self.is_initialized {
+            self.initialize(tcb);
+        }
+    }
+
+    /// `GetSsThresh`: remember cwnd, keep ssthresh.
+    fn ssthresh(&mut self, tcb: &TcpState, _bytes_in_flight: u32) -> u32 {
+        self.save_cwnd(tcb);
+        tcb.ssthresh
+    }
+
+    /// ns-3 `TcpCongestionOps::IncreaseWindow` (BBR does not override it, and the sender does
+    /// not call it for a `has_cong_control` algorithm): nothing.
+    fn increase_window(&mut self, _tcb: &mut TcpState, _segments_acked: u32) {}
+
+    /// `CongestionStateSet`.
+    fn congestion_state_set(&mut self, tcb: &mut TcpState, new_state: CongState) {
+        match new_state {
+            CongState::Open if !self.is_initialized => self.initialize(tcb),
+            CongState::Loss => {
+                self.save_cwnd(tcb);
+                self.round_start = true;
+            }
+            CongState::Recovery => {
+                self.save_cwnd(tcb);
+                tcb.cwnd = tcb
+                    .bytes_in_flight
+                    .wrapping_add(tcb.last_acked_sacked_bytes.max(tcb.mss));
+                self.packet_conservation = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// `CwndEvent`.
+    fn cwnd_event(&mut self, tcb: &mut TcpState, event: CaEvent) {
+        match event {
+            CaEvent::CompleteCwr => {
+                self.packet_conservation = false;
+                self.restore_cwnd(tcb);
+            }
+            CaEvent::TxStart if self.app_limited != 0 => {
+                self.idle_restart = true;
+                self.ack_epoch_time = tcb.now;
+                self.ack_epoch_acked = 0;
+                if self.mode == BbrMode::ProbeBw {
+                    self.set_pacing_rate(tcb, 1.0);
+                } else if self.mode == BbrMode::ProbeRtt
+                    && self.probe_rtt_round_done
+                    && tcb.now > self.probe_rtt_done_stamp
+                {
+                    self.rt_prop_stamp = tcb.now;
+                    self.restore_cwnd(tcb);
+                    self.exit_probe_rtt(tcb.now);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn has_cong_control(&self) -> bool {
+        true
+    }
+
+    /// `CongControl`: update the model and state, then pacing rate, send quantum and cwnd.
+    fn cong_control(&mut self, tcb: &mut TcpState, rc: &RateConnection, rs: &RateSample) {
+        if !self.is_initialized {
+            self.initialize(tcb);
+        }
+        self.delivered = rc.delivered;
+        // UpdateModelAndState
+        self.update_btl_bw(rs);
+        self.update_ack_aggregation(tcb, rs);
+        if self.mode == BbrMode::ProbeBw && self.is_next_cycle_phase(tcb, rs) {
+            self.advance_cycle_phase(tcb.now);
+        }
+        self.check_full_pipe(rs);
+        self.check_drain(tcb);
+        self.update_rt_prop(tcb);
+        self.check_probe_rtt(tcb, rs);
+        // UpdateControlParameters
+        self.set_pacing_rate(tcb, self.pacing_gain);
+        self.send_quantum = tcb.mss;
+        self.set_cwnd(tcb, rs);
+    }
+}
