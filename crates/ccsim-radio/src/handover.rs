@@ -1,0 +1,514 @@
+//! Handover decisions and link switching.
+//!
+//! **Between mmWave cells** (ns3-mmwave `LteEnbRrc`, the LTE eNB coordinating dual
+//! connectivity, ANCHORS §1.3): every `CrtPeriod` (1.6 ms) the UE's SINR towards every mmWave
+//! cell is known. When the best cell is not the serving one and beats it by more than
+//! `HoSinrDifference` (3 dB), a handover is scheduled after a time-to-trigger (TTT):
+//! - `threshold`: no TTT (immediate),
+//! - `fixed_ttt`: `FixedTttValue` (110 ms; seed 000 uses 200 µs),
+//! - `dynamic_ttt` (default): `LteEnbRrc::ComputeTtt`, 150 ms below a 3 dB SINR difference,
+//!   25 ms above 20 dB, and `150 − 125·(Δ − 3)/17` ms in between, truncated to whole ms.
+//!
+//! While pending, the handover is cancelled if the condition stops holding and re-scheduled
+//! (with a new TTT) if another cell becomes the best. When the TTT expires and the condition
+//! still holds, the handover executes. The [`TttTracker`] is evaluated at every measurement and
+//! at its own deadline, so a TTT is exact rather than rounded to the measurement period.
+//!
+//! **Outage and dual connectivity** (seed 001): below `OutageThreshold` (−5 dB) the mmWave link
+//! is in outage; with dual connectivity the UE's traffic switches to the LTE anchor at once and
+//! back to the best mmWave cell when one is above the threshold again.
+//!
+//! **Vertical handover** (seed 003): two heterogeneous links and a handover at a given time with
+//! an outage of `HT` seconds during which every packet, in both directions, is lost
+//! ([`VerticalHandover`]).
+
+use ccsim_core::Time;
+use serde::{Deserialize, Serialize};
+
+/// ns3-mmwave `SecondaryCellHandoverMode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TttMode {
+    Threshold,
+    FixedTtt,
+    DynamicTtt,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandoverConfig {
+    /// Handover trigger (`SecondaryCellHandoverMode`, default dynamic TTT).
+    #[serde(default = "default_mode")]
+    pub mode: TttMode,
+    /// SINR margin (dB) the target must exceed the serving cell by (`HoSinrDifference` 3 dB).
+    #[serde(default = "default_hysteresis")]
+    pub hysteresis_db: f64,
+    /// Fixed TTT (µs), `FixedTttValue` 110 ms.
+    #[serde(default = "default_fixed_ttt")]
+    pub fixed_ttt_us: u64,
+    /// Dynamic TTT bounds (ms), `MinDynTttValue` 25 / `MaxDynTttValue` 150.
+    #[serde(default = "default_min_dyn")]
+    pub min_dyn_ttt_ms: u64,
+    #[serde(default = "default_max_dyn")]
+    pub max_dyn_ttt_ms: u64,
+    /// SINR-difference range (dB) of the dynamic TTT, `MinDiffValue` 3 / `MaxDiffValue` 20.
+    #[serde(default = "default_min_diff")]
+    pub min_diff_db: f64,
+    #[serde(default = "default_max_diff")]
+    pub max_diff_db: f64,
+    /// SINR (dB) below which a mmWave link is in outage (`OutageThreshold` −5 dB).
+    #[serde(default = "default_outage")]
+    pub outage_threshold_db: f64,
+    /// Measurement (report table) period (µs), `CrtPeriod` 1600 µs.
+    #[serde(default = "default_period")]
+    pub measurement_period_us: u64,
+    /// Service interruption of a hard mmWave→mmWave handover (µs). Assumption: 5 ms (RACH
+    /// and RRC reconfiguration); ns3-mmwave with ideal RRC is faster, measured LTE handovers
+    /// take tens of ms.
+    #[serde(default = "default_interruption")]
+    pub interruption_us: u64,
+    /// Interruption of a dual-connectivity switch between mmWave and LTE (µs). Assumption:
+    /// 1 ms (a fast switch signalled over the LTE anchor, one X2 latency).
+    #[serde(default = "default_dc_switch")]
+    pub dc_switch_us: u64,
+    /// X2 one-way latency (µs); 1 ms in the ns3-mmwave EPC helper (`mc-twoenbs.cc`: 0.5 ms).
+    #[serde(default = "default_x2")]
+    pub x2_latency_us: u64,
+    /// Forward the source cell's RLC buffer to the target over X2 (true), or discard it.
+    #[serde(default = "default_true")]
+    pub x2_forwarding: bool,
+}
+
+fn default_mode() -> TttMode {
+    TttMode::DynamicTtt
+}
+fn default_hysteresis() -> f64 {
+    3.0
+}
+fn default_fixed_ttt() -> u64 {
+    110_000
+}
+fn default_min_dyn() -> u64 {
+    25
+}
+fn default_max_dyn() -> u64 {
+    150
+}
+fn default_min_diff() -> f64 {
+    3.0
+}
+fn default_max_diff() -> f64 {
+    20.0
+}
+fn default_outage() -> f64 {
+    -5.0
+}
+fn default_period() -> u64 {
+    1_600
+}
+fn default_interruption() -> u64 {
+    5_000
+}
+fn default_dc_switch() -> u64 {
+    1_000
+}
+fn default_x2() -> u64 {
+    1_000
+}
+fn default_true() -> bool {
+    true
+}
+
+impl Default for HandoverConfig {
+    fn default() -> Self {
+        HandoverConfig {
+            mode: default_mode(),
+            hysteresis_db: default_hysteresis(),
+            fixed_ttt_us: default_fixed_ttt(),
+            min_dyn_ttt_ms: default_min_dyn(),
+            max_dyn_ttt_ms: default_max_dyn(),
+            min_diff_db: default_min_diff(),
+            max_diff_db: default_max_diff(),
+            outage_threshold_db: default_outage(),
+            measurement_period_us: default_period(),
+            interruption_us: default_interruption(),
+            dc_switch_us: default_dc_switch(),
+            x2_latency_us: default_x2(),
+            x2_forwarding: true,
+        }
+    }
+}
+
+/// `LteEnbRrc::ComputeTtt`: the dynamic TTT (whole ms) for a SINR difference `diff_db`.
+pub fn dynamic_ttt(diff_db: f64, cfg: &HandoverConfig) -> Time {
+    let (lo, hi) = (cfg.min_dyn_ttt_ms as f64, cfg.max_dyn_ttt_ms as f64);
+    let ms = if diff_db < cfg.min_diff_db {
+        hi
+    } else if diff_db > cfg.max_diff_db {
+        lo
+    } else {
+        let t = hi - (hi - lo) * (diff_db - cfg.min_diff_db) / (cfg.max_diff_db - cfg.min_diff_db);
+        t.trunc() // C++ `uint8_t truncated_ttt = ttt`
+    };
+    Time::from_millis(ms as u64)
+}
+
+/// The TTT for a SINR difference under the configured mode.
+pub fn time_to_trigger(diff_db: f64, cfg: &HandoverConfig) -> Time {
+    match cfg.mode {
+        TttMode::Threshold => Time::ZERO,
+        TttMode::FixedTtt => Time::from_micros(cfg.fixed_ttt_us),
+        TttMode::DynamicTtt => dynamic_ttt(diff_db, cfg),
+    }
+}
+
+/// A handover waiting for its TTT.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PendingHandover {
+    pub target: usize,
+    pub since: Time,
+    pub fire_at: Time,
+}
+
+/// Per-UE TTT state machine (sans-IO: feed it SINRs and `now`, it says when to hand over).
+#[derive(Clone, Debug, Default)]
+pub struct TttTracker {
+    pending: Option<PendingHandover>,
+}
+
+impl TttTracker {
+    pub fn pending(&self) -> Option<PendingHandover> {
+        self.pending
+    }
+    /// When the tracker wants to be evaluated again (the pending TTT's expiry).
+    pub fn deadline(&self) -> Option<Time> {
+        self.pending.map(|p| p.fire_at)
+    }
+    pub fn cancel(&mut self) {
+        self.pending = None;
+    }
+
+    /// Evaluates the handover condition with the current SINRs (dB) of the candidate cells
+    /// (`sinr_db[i]` for cell `i`, `serving` an index into it). Returns the target when a
+    /// handover must execute now.
+    pub fn evaluate(
+        &mut self,
+        now: Time,
+        serving: usize,
+        sinr_db: &[f64],
+        cfg: &HandoverConfig,
+    ) -> Option<usize> {
+        let mut best = serving;
+        for (i, &s) in sinr_db.iter().enumerate() {
+            if s > sinr_db[best] {
+                best = i;
+            }
+        }
+        if best == serving {
+            self.pending = None;
+            return None;
+        }
+        let diff = sinr_db[best] - sinr_db[serving];
+        if diff <= cfg.hysteresis_db {
+            self.pending = None;
+            return None;
+        }
+        match self.pending {
+            Some(p) if p.target == best => {
+                if now >= p.fire_at {
+                    self.pending = None;
+                    Some(best)
+                } else {
+                    None
+                }
+            }
+            _ => {
+                let ttt = time_to_trigger(diff, cfg);
+                if ttt == Time::ZERO {
+                    self.pending = None;
+                    return Some(best);
+                }
+                self.pending = Some(PendingHandover {
+                    target: best,
+                    since: now,
+                    fire_at: now + ttt,
+                });
+                None
+            }
+        }
+    }
+}
+
+/// State of a vertical-handover link pair at a given time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkState {
+    /// Traffic uses link `0`.
+    Active(usize),
+    /// Handover outage: every packet is lost until `until`.
+    Outage { until: Time },
+}
+
+/// One vertical handover: at `at_us` the link goes down for `outage_us`, then `to_link` is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerticalHandoverEvent {
+    pub at_us: u64,
+    pub outage_us: u64,
+    pub to_link: usize,
+}
+
+/// Seed 003's vertical handover between two heterogeneous links (L1 → L2 or L2 → L1) with a
+/// disconnection of HT seconds in which every packet is lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerticalHandover {
+    /// Link in use before the first event.
+    pub initial_link: usize,
+    /// Events in time order (validated by [`VerticalHandover::validate`]).
+    pub events: Vec<VerticalHandoverEvent>,
+}
+
+impl VerticalHandover {
+    /// A single handover `from → to` at `at` with outage `ht` (seed 003's experiment).
+    pub fn single(from: usize, to: usize, at: Time, ht: Time) -> Self {
+        VerticalHandover {
+            initial_link: from,
+            events: vec![VerticalHandoverEvent {
+                at_us: at.as_nanos() / 1_000,
+                outage_us: ht.as_nanos() / 1_000,
+                to_link: to,
+            }],
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        for (i, w) in self.events.windows(2).enumerate() {
+            if w[1].at_us < w[0].at_us + w[0].outage_us {
+                return Err(format!(
+                    "events[{}] starts before the outage of events[{i}] ends",
+                    i + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Which link carries traffic at `now` (or the outage it is in).
+    pub fn state(&self, now: Time) -> LinkState {
+        let mut link = self.initial_link;
+        for e in &self.events {
+            let start = Time::from_micros(e.at_us);
+            let end = Time::from_micros(e.at_us + e.outage_us);
+            if now < start {
+                break;
+            }
+            if now < end {
+                return LinkState::Outage { until: end };
+            }
+            link = e.to_link;
+        }
+        LinkState::Active(link)
+    }
+
+    /// Whether a packet sent at `now` is lost to the handover outage.
+    pub fn is_lost(&self, now: Time) -> bool {
+        matches!(self.state(now), LinkState::Outage { .. })
+    }
+
+    /// The first instant after `now` at which [`VerticalHandover::state`] changes.
+    pub fn next_change(&self, now: Time) -> Option<Time> {
+        self.events
+            .iter()
+            .flat_map(|e| {
+                [
+                    Time::from_micros(e.at_us),
+                    Time::from_micros(e.at_us + e.outage_us),
+                ]
+            })
+            .find(|&t| t > now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Time {
+        Time::from_millis(v)
+    }
+
+    #[test]
+    fn dynamic_ttt_matches_compute_ttt() {
+        let c = HandoverConfig::default();
+        assert_eq!(dynamic_ttt(0.0, &c), ms(150));
+        assert_eq!(dynamic_ttt(2.99, &c), ms(150));
+        assert_eq!(dynamic_ttt(3.0, &c), ms(150));
+        // 150 − 125·8.5/17 = 87.5 -> 87 (truncated).
+        assert_eq!(dynamic_ttt(11.5, &c), ms(87));
+        // 150 − 125·(4 − 3)/17 = 142.65 -> 142.
+        assert_eq!(dynamic_ttt(4.0, &c), ms(142));
+        assert_eq!(dynamic_ttt(20.0, &c), ms(25));
+        assert_eq!(dynamic_ttt(35.0, &c), ms(25));
+        // Monotone non-increasing.
+        let mut prev = ms(1000);
+        for i in 0..300 {
+            let t = dynamic_ttt(i as f64 * 0.1, &c);
+            assert!(t <= prev);
+            prev = t;
+        }
+    }
+
+    #[test]
+    fn fixed_ttt_fires_after_ttt_if_condition_holds() {
+        let cfg = HandoverConfig {
+            mode: TttMode::FixedTtt,
+            ..HandoverConfig::default()
+        };
+        let mut t = TttTracker::default();
+        let sinr = [5.0, 12.0];
+        assert_eq!(t.evaluate(ms(0), 0, &sinr, &cfg), None);
+        assert_eq!(t.deadline(), Some(ms(110)));
+        for k in 1..110 {
+            assert_eq!(
+                t.evaluate(ms(k), 0, &sinr, &cfg),
+                None,
+                "fired early at {k} ms"
+            );
+        }
+        assert_eq!(t.evaluate(ms(110), 0, &sinr, &cfg), Some(1));
+        assert_eq!(t.pending(), None);
+    }
+
+    #[test]
+    fn ttt_cancelled_when_condition_stops() {
+        let cfg = HandoverConfig {
+            mode: TttMode::FixedTtt,
+            ..HandoverConfig::default()
+        };
+        let mut t = TttTracker::default();
+        assert_eq!(t.evaluate(ms(0), 0, &[5.0, 12.0], &cfg), None);
+        // Gap falls to 2 dB (< 3 dB hysteresis): cancelled.
+        assert_eq!(t.evaluate(ms(50), 0, &[10.0, 12.0], &cfg), None);
+        assert_eq!(t.pending(), None);
+        // Condition returns: a new full TTT starts.
+        assert_eq!(t.evaluate(ms(60), 0, &[5.0, 12.0], &cfg), None);
+        assert_eq!(t.evaluate(ms(110), 0, &[5.0, 12.0], &cfg), None);
+        assert_eq!(t.evaluate(ms(170), 0, &[5.0, 12.0], &cfg), Some(1));
+    }
+
+    #[test]
+    fn ttt_restarts_when_the_best_target_changes() {
+        let cfg = HandoverConfig {
+            mode: TttMode::FixedTtt,
+            ..HandoverConfig::default()
+        };
+        let mut t = TttTracker::default();
+        t.evaluate(ms(0), 0, &[0.0, 10.0, 5.0], &cfg);
+        assert_eq!(t.pending().unwrap().target, 1);
+        t.evaluate(ms(100), 0, &[0.0, 10.0, 15.0], &cfg);
+        let p = t.pending().unwrap();
+        assert_eq!((p.target, p.fire_at), (2, ms(210)));
+        assert_eq!(t.evaluate(ms(110), 0, &[0.0, 10.0, 15.0], &cfg), None);
+        assert_eq!(t.evaluate(ms(210), 0, &[0.0, 10.0, 15.0], &cfg), Some(2));
+    }
+
+    #[test]
+    fn dynamic_ttt_is_shorter_for_larger_gaps() {
+        let cfg = HandoverConfig::default();
+        let mut t = TttTracker::default();
+        t.evaluate(ms(0), 0, &[-3.0, 25.0], &cfg); // Δ = 28 dB -> 25 ms
+        assert_eq!(t.deadline(), Some(ms(25)));
+        let mut u = TttTracker::default();
+        u.evaluate(ms(0), 0, &[0.0, 4.0], &cfg); // Δ = 4 dB -> 142 ms
+        assert_eq!(u.deadline(), Some(ms(142)));
+    }
+
+    #[test]
+    fn threshold_mode_is_immediate_and_hysteresis_blocks_ping_pong() {
+        let cfg = HandoverConfig {
+            mode: TttMode::Threshold,
+            ..HandoverConfig::default()
+        };
+        let mut t = TttTracker::default();
+        assert_eq!(t.evaluate(ms(0), 0, &[5.0, 8.5], &cfg), Some(1));
+        // Back on cell 1, cell 0 is only 1 dB better: stay.
+        assert_eq!(t.evaluate(ms(2), 1, &[9.5, 8.5], &cfg), None);
+        assert_eq!(t.evaluate(ms(2), 1, &[8.0, 8.5], &cfg), None);
+    }
+
+    #[test]
+    fn seed000_short_ttt() {
+        // Seed 000 §III-C uses a fixed TTT of 200 µs.
+        let cfg = HandoverConfig {
+            mode: TttMode::FixedTtt,
+            fixed_ttt_us: 200,
+            ..HandoverConfig::default()
+        };
+        let mut t = TttTracker::default();
+        assert_eq!(t.evaluate(Time::ZERO, 0, &[-10.0, 20.0], &cfg), None);
+        assert_eq!(t.deadline(), Some(Time::from_micros(200)));
+        assert_eq!(
+            t.evaluate(Time::from_micros(200), 0, &[-10.0, 20.0], &cfg),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn vertical_handover_outage_loses_everything() {
+        // L1 -> L2 at 10 s with HT = 2 s (seed 003).
+        let vh = VerticalHandover::single(0, 1, Time::from_secs(10), Time::from_secs(2));
+        vh.validate().unwrap();
+        assert_eq!(vh.state(Time::from_secs(5)), LinkState::Active(0));
+        assert!(!vh.is_lost(Time::from_millis(9_999)));
+        assert!(vh.is_lost(Time::from_secs(10)));
+        assert!(vh.is_lost(Time::from_millis(11_999)));
+        assert_eq!(
+            vh.state(Time::from_secs(11)),
+            LinkState::Outage {
+                until: Time::from_secs(12)
+            }
+        );
+        assert_eq!(vh.state(Time::from_secs(12)), LinkState::Active(1));
+        assert_eq!(vh.next_change(Time::ZERO), Some(Time::from_secs(10)));
+        assert_eq!(
+            vh.next_change(Time::from_secs(10)),
+            Some(Time::from_secs(12))
+        );
+        assert_eq!(vh.next_change(Time::from_secs(12)), None);
+        // Round trip L1 -> L2 -> L1.
+        let rt = VerticalHandover {
+            initial_link: 0,
+            events: vec![
+                VerticalHandoverEvent {
+                    at_us: 1_000_000,
+                    outage_us: 500_000,
+                    to_link: 1,
+                },
+                VerticalHandoverEvent {
+                    at_us: 3_000_000,
+                    outage_us: 500_000,
+                    to_link: 0,
+                },
+            ],
+        };
+        rt.validate().unwrap();
+        assert_eq!(rt.state(Time::from_secs(2)), LinkState::Active(1));
+        assert_eq!(rt.state(Time::from_secs(4)), LinkState::Active(0));
+        let bad = VerticalHandover {
+            initial_link: 0,
+            events: vec![
+                VerticalHandoverEvent {
+                    at_us: 0,
+                    outage_us: 10,
+                    to_link: 1,
+                },
+                VerticalHandoverEvent {
+                    at_us: 5,
+                    outage_us: 1,
+                    to_link: 0,
+                },
+            ],
+        };
+        assert!(bad.validate().is_err());
+    }
+}

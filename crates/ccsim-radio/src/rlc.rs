@@ -1,0 +1,467 @@
+//! Per-UE RLC transmit buffer and the HARQ/ARQ retransmission model.
+//!
+//! **Buffer.** RLC AM/UM transmit buffer in bytes with drop-tail admission, as ns-3's
+//! `LteRlcAm::MaxTxBufferSize` / `LteRlcUm::MaxTxBufferSize` (ANCHORS §1.1: 20 MiB in the
+//! ns3-mmwave TCP examples; seed 000 finds 7 MB optimal; seed 002 sweeps 2–40 MB). Occupancy
+//! counts bytes not yet sent over the air; a packet partly sent (RLC segmentation) keeps its
+//! unsent bytes in the buffer.
+//!
+//! **HARQ/ARQ as delay.** Each transport block (TB) is transmitted up to `max_attempts` times by
+//! HARQ; attempt 1 fails with probability `bler` (the 10 % BLER target of the CQI choice,
+//! TS 38.214 §5.2.2.1), later attempts with `retx_bler`, independently. A failed attempt costs
+//! one HARQ round trip and is re-sent on the same resources (which the cell reserves). When all
+//! HARQ attempts fail, RLC AM retransmits after `retx_delay` (status report + retransmission,
+//! default the 4 ms `PollRetransmitTimer` of the ns3-mmwave examples, ANCHORS §1.1) with a new
+//! HARQ round, up to `max_retx` times, after which the data is lost; RLC UM loses it at once.
+//! Independently, a delivered TB is lost with `residual_loss` (0 by default). TCP therefore
+//! mostly sees added delay, as with ns3-mmwave's HARQ + RLC AM.
+
+use ccsim_core::{RngStream, Time};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// RLC mode (ns-3 `LteEnbRrc::EpsBearerToRlcMapping`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RlcMode {
+    /// Acknowledged mode: ARQ retransmissions, in-sequence delivery.
+    Am,
+    /// Unacknowledged mode: no ARQ, data lost when HARQ gives up.
+    Um,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RlcConfig {
+    /// Acknowledged (AM) or unacknowledged (UM) mode.
+    #[serde(default = "default_mode")]
+    pub mode: RlcMode,
+    /// Transmit buffer per UE (bytes), drop-tail; 20 MiB as the ns3-mmwave TCP examples.
+    #[serde(default = "default_buffer")]
+    pub buffer_bytes: u64,
+    /// Delay of one RLC AM retransmission (µs); 4 ms `PollRetransmitTimer`.
+    #[serde(default = "default_retx_delay")]
+    pub retx_delay_us: u64,
+    /// RLC AM retransmissions before the data is declared lost (`maxRetxThreshold`).
+    #[serde(default = "default_max_retx")]
+    pub max_retx: u32,
+    /// Probability that a TB is lost despite HARQ/ARQ (residual loss seen by TCP).
+    #[serde(default)]
+    pub residual_loss: f64,
+}
+
+fn default_mode() -> RlcMode {
+    RlcMode::Am
+}
+fn default_buffer() -> u64 {
+    20 * 1024 * 1024
+}
+fn default_retx_delay() -> u64 {
+    4_000
+}
+fn default_max_retx() -> u32 {
+    4
+}
+
+impl Default for RlcConfig {
+    fn default() -> Self {
+        RlcConfig {
+            mode: default_mode(),
+            buffer_bytes: default_buffer(),
+            retx_delay_us: default_retx_delay(),
+            max_retx: default_max_retx(),
+            residual_loss: 0.0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HarqConfig {
+    /// HARQ on (ns3-mmwave `HarqEnabled` = true). Off: every TB succeeds at once.
+    #[serde(default = "default_true")]
+    pub enabled: bool,
+    /// Block error rate of a first transmission (the 10 % CQI target).
+    #[serde(default = "default_bler")]
+    pub bler: f64,
+    /// Block error rate of a retransmission.
+    #[serde(default = "default_bler")]
+    pub retx_bler: f64,
+    /// Transmissions per HARQ round (first + retransmissions).
+    #[serde(default = "default_attempts")]
+    pub max_attempts: u32,
+    /// HARQ round trip in slots: NACK feedback plus the L1/L2 latency of 2 slots
+    /// (`m_L1L2Latency`, ANCHORS §1.1) plus the transmission and decoding slot (assumption: 4).
+    #[serde(default = "default_rtt_slots")]
+    pub rtt_slots: u32,
+    /// TB decoding latency at the UE (µs); `TbDecodeLatency` 100 µs (ns3-mmwave default).
+    #[serde(default = "default_decode")]
+    pub decode_latency_us: u64,
+}
+
+fn default_true() -> bool {
+    true
+}
+fn default_bler() -> f64 {
+    0.1
+}
+fn default_attempts() -> u32 {
+    4
+}
+fn default_rtt_slots() -> u32 {
+    4
+}
+fn default_decode() -> u64 {
+    100
+}
+
+impl Default for HarqConfig {
+    fn default() -> Self {
+        HarqConfig {
+            enabled: true,
+            bler: default_bler(),
+            retx_bler: default_bler(),
+            max_attempts: default_attempts(),
+            rtt_slots: default_rtt_slots(),
+            decode_latency_us: default_decode(),
+        }
+    }
+}
+
+/// What happened to one transport block, drawn when it is first sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TbOutcome {
+    /// Over-the-air transmissions in total (≥ 1).
+    pub transmissions: u32,
+    /// RLC AM retransmission rounds.
+    pub rlc_retx: u32,
+    /// The data never arrives.
+    pub lost: bool,
+    /// Delay beyond the first attempt's decoding (HARQ round trips + RLC retransmission delays).
+    pub extra_delay: Time,
+}
+
+/// Draws a TB's fate. `on_resend(offset)` is called for each retransmission with its time
+/// offset from the first transmission, so the caller can reserve resources for it.
+pub fn draw_tb_outcome(
+    rng: &mut RngStream,
+    harq: &HarqConfig,
+    rlc: &RlcConfig,
+    slot: Time,
+    mut on_resend: impl FnMut(Time),
+) -> TbOutcome {
+    let mut out = TbOutcome {
+        transmissions: 1,
+        ..TbOutcome::default()
+    };
+    if harq.enabled {
+        let rtt = Time(slot.as_nanos() * harq.rtt_slots.max(1) as u64);
+        let rlc_delay = Time::from_micros(rlc.retx_delay_us);
+        let mut offset = Time::ZERO;
+        let mut first_of_round = true;
+        let mut attempt_in_round = 1;
+        loop {
+            let p = if first_of_round && out.rlc_retx == 0 {
+                harq.bler
+            } else {
+                harq.retx_bler
+            };
+            if !rng.bernoulli(p) {
+                break; // decoded
+            }
+            first_of_round = false;
+            if attempt_in_round < harq.max_attempts.max(1) {
+                attempt_in_round += 1;
+                offset += rtt;
+            } else {
+                // HARQ gave up: RLC AM retransmits, UM loses the data.
+                if rlc.mode == RlcMode::Um || out.rlc_retx >= rlc.max_retx {
+                    out.lost = true;
+                    break;
+                }
+                out.rlc_retx += 1;
+                attempt_in_round = 1;
+                offset += rlc_delay;
+            }
+            out.transmissions += 1;
+            on_resend(offset);
+        }
+        out.extra_delay = offset;
+    }
+    if !out.lost && rlc.residual_loss > 0.0 && rng.bernoulli(rlc.residual_loss) {
+        out.lost = true;
+    }
+    out
+}
+
+/// One piece of a packet taken from the buffer for a TB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub packet: u32,
+    pub bytes: u32,
+    /// This segment holds the packet's first byte.
+    pub first: bool,
+    /// This segment holds the packet's last byte: the packet is complete once its TBs arrive.
+    pub last: bool,
+}
+
+/// Per-UE RLC transmit buffer: a FIFO of (packet id, size) with drop-tail admission.
+#[derive(Clone, Debug)]
+pub struct RlcBuffer {
+    queue: VecDeque<(u32, u32)>,
+    limit_bytes: u64,
+    /// Unsent bytes (the head packet counts only its unsent part).
+    bytes: u64,
+    /// Bytes of the head packet already sent.
+    head_sent: u32,
+    pub drops: u64,
+    pub dropped_bytes: u64,
+    pub max_bytes: u64,
+}
+
+impl RlcBuffer {
+    pub fn new(limit_bytes: u64) -> Self {
+        RlcBuffer {
+            queue: VecDeque::with_capacity((limit_bytes / 1500).clamp(16, 1 << 15) as usize),
+            limit_bytes,
+            bytes: 0,
+            head_sent: 0,
+            drops: 0,
+            dropped_bytes: 0,
+            max_bytes: 0,
+        }
+    }
+
+    pub fn limit_bytes(&self) -> u64 {
+        self.limit_bytes
+    }
+    /// Unsent bytes in the buffer.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    pub fn packets(&self) -> usize {
+        self.queue.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Drop-tail admission: false (and a counted drop) when the packet does not fit.
+    pub fn enqueue(&mut self, packet: u32, bytes: u32) -> bool {
+        if self.bytes + bytes as u64 > self.limit_bytes {
+            self.drops += 1;
+            self.dropped_bytes += bytes as u64;
+            return false;
+        }
+        self.queue.push_back((packet, bytes));
+        self.bytes += bytes as u64;
+        self.max_bytes = self.max_bytes.max(self.bytes);
+        true
+    }
+
+    /// Takes up to `budget` bytes from the head, segmenting the last packet if needed, and
+    /// reports each piece to `f`. Returns the bytes taken.
+    pub fn take(&mut self, budget: u64, mut f: impl FnMut(Segment)) -> u64 {
+        let mut taken = 0u64;
+        while taken < budget {
+            let Some(&(packet, size)) = self.queue.front() else {
+                break;
+            };
+            let left = (size - self.head_sent) as u64;
+            let n = left.min(budget - taken);
+            let first = self.head_sent == 0;
+            let last = n == left;
+            f(Segment {
+                packet,
+                bytes: n as u32,
+                first,
+                last,
+            });
+            taken += n;
+            self.bytes -= n;
+            if last {
+                self.queue.pop_front();
+                self.head_sent = 0;
+            } else {
+                self.head_sent += n as u32;
+            }
+        }
+        taken
+    }
+
+    /// Removes every packet (oldest first), e.g. for X2 forwarding at handover. A partly sent
+    /// head packet is handed over whole (PDCP forwards whole SDUs).
+    pub fn drain(&mut self, mut f: impl FnMut(u32, u32)) {
+        while let Some((p, b)) = self.queue.pop_front() {
+            f(p, b);
+        }
+        self.bytes = 0;
+        self.head_sent = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_tail_counts_drops() {
+        let mut b = RlcBuffer::new(3000);
+        assert!(b.enqueue(1, 1500));
+        assert!(b.enqueue(2, 1500));
+        assert!(!b.enqueue(3, 1));
+        assert_eq!(
+            (b.drops, b.dropped_bytes, b.bytes(), b.packets()),
+            (1, 1, 3000, 2)
+        );
+        assert_eq!(b.max_bytes, 3000);
+    }
+
+    #[test]
+    fn segmentation_and_drain() {
+        let mut b = RlcBuffer::new(1 << 20);
+        for p in 0..3 {
+            b.enqueue(p, 1000);
+        }
+        let mut segs = Vec::new();
+        assert_eq!(b.take(1500, |s| segs.push(s)), 1500);
+        assert_eq!(
+            segs,
+            vec![
+                Segment {
+                    packet: 0,
+                    bytes: 1000,
+                    first: true,
+                    last: true
+                },
+                Segment {
+                    packet: 1,
+                    bytes: 500,
+                    first: true,
+                    last: false
+                },
+            ]
+        );
+        assert_eq!(b.bytes(), 1500);
+        segs.clear();
+        b.take(600, |s| segs.push(s));
+        assert_eq!(
+            segs[0],
+            Segment {
+                packet: 1,
+                bytes: 500,
+                first: false,
+                last: true
+            }
+        );
+        assert_eq!(
+            segs[1],
+            Segment {
+                packet: 2,
+                bytes: 100,
+                first: true,
+                last: false
+            }
+        );
+        let mut drained = Vec::new();
+        b.drain(|p, s| drained.push((p, s)));
+        assert_eq!(drained, vec![(2, 1000)]);
+        assert_eq!(b.bytes(), 0);
+        assert!(b.is_empty());
+    }
+
+    #[test]
+    fn harq_off_is_instant_and_lossless() {
+        let mut rng = RngStream::new(1, "h");
+        let harq = HarqConfig {
+            enabled: false,
+            ..HarqConfig::default()
+        };
+        let o = draw_tb_outcome(
+            &mut rng,
+            &harq,
+            &RlcConfig::default(),
+            Time::from_micros(250),
+            |_| panic!(),
+        );
+        assert_eq!(
+            o,
+            TbOutcome {
+                transmissions: 1,
+                rlc_retx: 0,
+                lost: false,
+                extra_delay: Time::ZERO
+            }
+        );
+    }
+
+    #[test]
+    fn harq_statistics_match_the_geometric_law() {
+        let mut rng = RngStream::new(3, "harq");
+        let harq = HarqConfig::default();
+        let rlc = RlcConfig::default();
+        let slot = Time::from_micros(250);
+        let n = 100_000;
+        let (mut retx, mut delayed, mut rlc_rounds) = (0u64, 0u64, 0u64);
+        for _ in 0..n {
+            let mut resends = 0;
+            let o = draw_tb_outcome(&mut rng, &harq, &rlc, slot, |off| {
+                resends += 1;
+                assert!(off > Time::ZERO);
+            });
+            assert!(!o.lost);
+            assert_eq!(o.transmissions, 1 + resends);
+            retx += (o.transmissions - 1) as u64;
+            delayed += (o.extra_delay > Time::ZERO) as u64;
+            rlc_rounds += o.rlc_retx as u64;
+        }
+        // P(first attempt fails) = 0.1; E[retransmissions] ≈ 0.1 + 0.01 + 0.001 = 0.111.
+        let f = delayed as f64 / n as f64;
+        assert!((f - 0.1).abs() < 0.005, "{f}");
+        let m = retx as f64 / n as f64;
+        assert!((m - 0.111).abs() < 0.006, "{m}");
+        // P(all 4 attempts fail) = 1e-4 -> about 10 RLC rounds in 1e5 TBs.
+        assert!(rlc_rounds < 40);
+    }
+
+    #[test]
+    fn delays_add_up_and_um_loses() {
+        let mut rng = RngStream::new(9, "always-fail");
+        let slot = Time::from_micros(250);
+        // Every attempt fails: AM gives up after max_retx rounds.
+        let harq = HarqConfig {
+            bler: 1.0,
+            retx_bler: 1.0,
+            ..HarqConfig::default()
+        };
+        let rlc = RlcConfig {
+            max_retx: 2,
+            ..RlcConfig::default()
+        };
+        let mut offs = Vec::new();
+        let o = draw_tb_outcome(&mut rng, &harq, &rlc, slot, |t| offs.push(t));
+        assert!(o.lost);
+        assert_eq!(o.rlc_retx, 2);
+        // 3 rounds of 4 attempts = 12 transmissions.
+        assert_eq!(o.transmissions, 12);
+        // Offsets: 1, 2, 3 ms, then +4 ms RLC, ...
+        assert_eq!(offs[0], Time::from_millis(1));
+        assert_eq!(offs[3], Time::from_millis(7));
+        let um = RlcConfig {
+            mode: RlcMode::Um,
+            ..RlcConfig::default()
+        };
+        let o = draw_tb_outcome(&mut rng, &harq, &um, slot, |_| {});
+        assert!(o.lost);
+        assert_eq!(o.transmissions, 4);
+        // One failure then success: one HARQ RTT of extra delay.
+        let once = HarqConfig {
+            bler: 1.0,
+            retx_bler: 0.0,
+            ..HarqConfig::default()
+        };
+        let o = draw_tb_outcome(&mut rng, &once, &RlcConfig::default(), slot, |_| {});
+        assert_eq!(o.extra_delay, Time::from_millis(1));
+        assert_eq!(o.transmissions, 2);
+    }
+}
