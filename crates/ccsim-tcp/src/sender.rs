@@ -200,7 +200,10 @@ impl TcpSender {
         self.tcb.cong_state = state;
     }
 
+    /// A new ACK re-arms the timer with a fresh RTO from the estimator, which also drops any
+    /// exponential backoff (ns-3 `TcpSocketBase::NewAck` with resetRTO; RFC 6298 §5.3).
     fn restart_rto(&mut self, now: Time) {
+        self.update_rto_value();
         self.rto_deadline = if self.sb.is_empty() {
             None
         } else {

@@ -1,11 +1,17 @@
-//! Runs a scenario file and prints the summary JSON (a Rust-only driver for profiling):
-//! `cargo run --release --example run_scenario -- FILE.toml [key=value ...]`
+//! `ccsim-run`: the Rust-only driver. Runs a scenario file and prints the summary JSON, with
+//! no Python in the process: what the benchmarks time and what `perf`/callgrind profile.
+//!
+//! ```text
+//! cargo run --release --bin ccsim-run -- FILE.toml [key.path=value ...]
+//! CCSIM_SERIES=1     also print the flow time series to stderr
+//! CCSIM_DEBUG_AT=t,… print flow 0's sender state at these simulated times (s) to stderr
+//! ```
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let path = args
         .next()
-        .expect("usage: run_scenario FILE.toml [key.path=value ...]");
+        .expect("usage: ccsim-run FILE.toml [key.path=value ...]");
     let overrides: Vec<String> = args.collect();
     let text = std::fs::read_to_string(&path).expect("cannot read scenario");
     let scenario = match ccsim_scenario::scenario_from_toml(&text, &overrides) {
@@ -25,7 +31,8 @@ fn main() {
     if let Ok(t) = std::env::var("CCSIM_DEBUG_AT") {
         for t in t.split(',') {
             sim.run_until(ccsim_core::Time::from_secs_f64(t.parse().unwrap()));
-            eprintln!("t={t} {}", sim.world().flows[0].sender.debug_line());
+            let f: usize = std::env::var("CCSIM_DEBUG_FLOW").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+            eprintln!("t={t} {}", sim.world().flows[f].sender.debug_line());
         }
     }
     if std::env::var_os("CCSIM_SERIES").is_some() {

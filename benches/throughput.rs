@@ -1,0 +1,79 @@
+//! Pure-ccsim throughput benchmark (no ns-3 needed): events/s, packets/s and heap
+//! allocations per packet in steady state, on case A (1 CUBIC flow, 100 Mb/s) and case B
+//! (10 flows, 1 Gb/s). Run: `cargo bench -p ccsim-scenario --bench throughput`.
+//!
+//! The counting allocator checks the "no per-packet heap allocation" rule: after a warm-up
+//! (buffers grown to their working size), the steady-state run must allocate (almost)
+//! nothing per packet; the number printed is allocations per packet forwarded.
+
+use ccsim_core::Time;
+use ccsim_scenario::{scenario_from_toml, Simulation};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+struct Counting;
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn case(name: &str, toml: &str, warmup_s: f64, measure_s: f64) {
+    let mut sim = Simulation::new(scenario_from_toml(toml, &[]).unwrap()).unwrap();
+    sim.run_until(Time::from_secs_f64(warmup_s));
+    let _ = sim.drain_series();
+    let packets0: u64 = sim.summary().queues.iter().map(|q| q.tx_packets).sum();
+    let events0 = sim.events();
+    let allocs0 = ALLOCS.load(Ordering::Relaxed);
+    let t0 = Instant::now();
+    // Probes sample every 10 ms; drain them like the Python front does, once per second.
+    let mut t = warmup_s;
+    while t < warmup_s + measure_s {
+        t += 1.0;
+        sim.run_until(Time::from_secs_f64(t));
+        let _ = sim.drain_series();
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    let allocs = ALLOCS.load(Ordering::Relaxed) - allocs0;
+    let events = sim.events() - events0;
+    let packets: u64 = sim.summary().queues.iter().map(|q| q.tx_packets).sum::<u64>() - packets0;
+    println!(
+        "{name:<32} {measure_s:>5.0} s sim in {wall:>6.3} s wall  {:>6.2} M events/s  {:>6.2} M link-packets/s  {:>7.1} ns/event  {:.4} allocs/packet",
+        events as f64 / wall / 1e6,
+        packets as f64 / wall / 1e6,
+        wall * 1e9 / events as f64,
+        allocs as f64 / packets as f64,
+    );
+}
+
+fn main() {
+    // `cargo bench` passes --bench; any other argument filters by name.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/");
+    let cases = [
+        ("A: 1 CUBIC flow, 100 Mb/s", "dumbbell_cubic.toml", 5.0, 20.0),
+        ("B: 10 CUBIC flows, 1 Gb/s", "dumbbell_10flows_1G.toml", 2.0, 5.0),
+        ("C: 1.3 Gb/s blockage, MSS 10000", "blockage_1300M.toml", 1.0, 10.0),
+    ];
+    for (name, file, warm, measure) in cases {
+        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let toml = std::fs::read_to_string(format!("{root}{file}")).unwrap();
+        case(name, &toml, warm, measure);
+    }
+}
