@@ -889,7 +889,7 @@ mod tests {
         // The window is one segment below incthresh (32); α = 23/20.
         tcb.cwnd = 31 * MSS;
         siad.cwnd_event(&mut tcb, CaEvent::CompleteCwr);
-        let mut acks = |n: u32, siad: &mut Siad, tcb: &mut TcpState| {
+        let acks = |n: u32, siad: &mut Siad, tcb: &mut TcpState| {
             for _ in 0..n {
                 ack(siad, tcb, 1, 50);
             }
