@@ -7,12 +7,13 @@
 //! [`CongestionOps::cong_control`] with the ACK's [`RateConnection`] and [`RateSample`] instead of
 //! `pkts_acked` + `increase_window`, and BBR sets `tcb.cwnd` and `tcb.pacing_rate_bps` (and turns
 //! `tcb.pacing` on). Per ACK (`CongControl`): update the model and state (`UpdateBtlBw`,
-//! `UpdateAckAggregation`, `CheckCyclePhase`, `CheckFullPipe`, `CheckDrain`, `UpdateRTprop`,
+//! `UpdateBottleneckBandwidth`, `UpdateAckAggregation`, `CheckCyclePhase`, `CheckFullPipe`,
+//! `CheckDrain`, `UpdateRTprop`,
 //! `CheckProbeRTT`), then the control parameters (`SetPacingRate`, `SetSendQuantum`, `SetCwnd`).
 //!
 //! - **Model.** BtlBw: windowed max of delivery-rate samples over `bw_window_length` = 10 rounds
-//!   (Kathleen Nichols' three-sample filter, `windowed-filter.h`), app-limited samples only if
-//!   they raise it; a round ends when a packet sent after the previous round's end is ACKed
+//!   (Kathleen Nichols' three-sample filter, `windowed-filter.h`), valid samples only (delivered
+//!   ≥ 0, non-zero interval), app-limited ones only if they raise it; a round ends when a packet sent after the previous round's end is ACKed
 //!   (`prior_delivered ≥ next_round_delivered`). RTprop: min of `tcb.last_rtt`, expiring after
 //!   `rtt_window_length` = 10 s. BDP = BtlBw·RTprop.
 //! - **STARTUP**: pacing and cwnd gain `high_gain` = 2.89 (2/ln 2). The pipe is full once BtlBw
@@ -41,17 +42,37 @@
 //! `TcpSocketBase` calls it when the handshake completes) — or on [`CongestionOps::init`] or the
 //! first `cong_control`, whichever comes first.
 //!
+//! # What the sender must do
+//!
+//! As ns-3.44 `TcpSocketBase` does for a `HasCongControl()` algorithm:
+//! - call `congestion_state_set(tcb, Open)` when the handshake completes (or `init`);
+//! - on every ACK, after its own ACK processing (scoreboard, state changes, RTT sample), call
+//!   `cong_control(tcb, rc, rs)` — and neither `pkts_acked` nor `increase_window` — with
+//!   `tcb.bytes_in_flight`, `tcb.last_rtt`, `tcb.min_rtt`, `tcb.cong_state` up to date and the
+//!   ACK's [`RateSample`] (`delivery_rate_bps`, `is_app_limited`, `interval`, `delivered`,
+//!   `prior_delivered`, `bytes_loss`, `prior_in_flight`, `acked_sacked`) and
+//!   [`RateConnection::delivered`];
+//! - set `tcb.last_acked_sacked_bytes` for the ACK before `congestion_state_set(Recovery)`;
+//! - not let its recovery algorithm (PRR, classic) overwrite cwnd: BBR sets cwnd on entering
+//!   recovery and conserves packets itself (ns-3 skips its recovery operations when
+//!   `HasCongControl()`; seen in `TcpSocketBase::EnterCwr`);
+//! - on a timeout keep ns-3's order — `ssthresh()`, `cwnd_event(Loss)`, `congestion_state_set(Loss)`,
+//!   *then* `cwnd = 1·MSS` — so that BBR saves the pre-timeout cwnd;
+//! - pace at `tcb.pacing_rate_bps` (BBR sets `tcb.pacing = true`), and call
+//!   `cwnd_event(TxStart)` when transmission restarts with nothing in flight.
+//!
 //! # Arithmetic and departures
 //!
 //! Rates are ns-3 `DataRate` values (`uint64_t` bits/s): `DataRate(double)` truncates,
 //! `DataRate * Time` is `Time::GetSeconds() · bps` as a double, `rate *= 0.99` truncates, and
 //! every double-to-`uint32_t` conversion is the x86-64 one ([`crate::ns3num`]). Kept ns-3 details:
 //! the max filter's "zero value" is the initial nominal bandwidth; `UpdateRound` runs only for
-//! samples with a non-zero delivery rate; the ACK-aggregation epoch length is truncated to whole
+//! valid samples; the ACK-aggregation epoch length is truncated to whole
 //! seconds (`uint32_t epochProp`); `AckEpochAckedResetThresh` is 4096 bytes (the attribute value,
 //! overriding the header's 2^17); `HandleRestartFromIdle` is never called.
-//! Departures: ns-3 keeps `m_nextRoundDelivered` and `m_appLimited` in `uint32_t`, so its round
-//! counting breaks after 4 GiB delivered — ccsim keeps 64 bits; ns-3's `m_lastRtt` starts at 0 s
+//! Departures: ns-3 keeps `m_nextRoundDelivered`, `TcpRateSample::m_priorDelivered` and
+//! `m_appLimited` in `uint32_t`, so its round counting stops after 4 GiB delivered — ccsim keeps
+//! 64 bits; ns-3's `m_lastRtt` starts at 0 s
 //! (an RTprop of 0 if BBR initialised before any RTT sample) — ccsim's `tcb.last_rtt` is `None`
 //! until a sample exists and RTprop stays unset; the random phase comes from a seeded
 //! [`RngStream`] (config `seed` and `stream`), not ns-3's MRG32k3a, so the drawn phases differ
@@ -696,9 +717,9 @@ impl Bbr {
         }
     }
 
-    /// `UpdateBtlBw`.
+    /// `UpdateBottleneckBandwidth`: only valid samples (`delivered ≥ 0`, non-zero interval).
     fn update_btl_bw(&mut self, rs: &RateSample) {
-        if rs.delivery_rate_bps == 0 {
+        if rs.delivered < 0 || rs.interval == Time::ZERO {
             return;
         }
         self.update_round(rs);
@@ -855,6 +876,7 @@ mod tests {
                 prior_delivered: self.rc.delivered,
                 acked_sacked: acked,
                 prior_in_flight,
+                interval: rtt,
                 rtt: Some(rtt),
                 ..Default::default()
             };
@@ -1029,6 +1051,7 @@ mod tests {
             prior_in_flight: 500_000,
             acked_sacked: MSS,
             delivered: MSS as i64,
+            interval: Time::from_millis(100),
             ..Default::default()
         };
         d.tcb.now = Time::from_millis(t);
@@ -1129,6 +1152,23 @@ mod tests {
             assert!(d.tcb.cwnd >= 4 * MSS, "cwnd {} at {t} ms", d.tcb.cwnd);
             assert!(d.tcb.pacing_rate_bps <= d.tcb.max_pacing_rate_bps);
         }
+    }
+
+    #[test]
+    fn invalid_rate_samples_neither_count_rounds_nor_feed_the_filter() {
+        let mut d = Driver::new(BbrConfig::default());
+        d.ack(100, 10 * MBPS, 100, 0, 0);
+        assert_eq!((d.bbr.round_count(), d.bbr.btl_bw_bps()), (1, 10 * MBPS));
+        // A zero interval (ns-3: no valid sample) is skipped, whatever its rate.
+        let rs = RateSample {
+            delivery_rate_bps: 50 * MBPS,
+            delivered: MSS as i64,
+            prior_delivered: d.rc.delivered,
+            acked_sacked: MSS,
+            ..Default::default()
+        };
+        d.bbr.cong_control(&mut d.tcb, &d.rc, &rs);
+        assert_eq!((d.bbr.round_count(), d.bbr.btl_bw_bps()), (1, 10 * MBPS));
     }
 
     #[test]

@@ -181,7 +181,7 @@ impl Tunables for SiadConfig {
 }
 
 /// TCP SIAD state (Linux `struct siad` / ns-3 `TcpSiad` members). Windows in segments, delays
-/// in ms ([`UNSET`] = `INT_MAX`, "not measured").
+/// in ms (`INT_MAX` = "not measured", as both sources).
 #[derive(Clone, Debug)]
 pub struct Siad {
     pub config: SiadConfig,
