@@ -22,7 +22,8 @@
 //!    ≤ cwnd`, rwnd permitting; retransmissions as the recovery rules say) — Wave keeps cwnd
 //!    closed between bursts, so new data leaves essentially at timer expiries. Each transmission
 //!    attempt sends at most [`send_quantum`](CongestionOps::send_quantum) segments, back to back,
-//!    **without per-segment pacing** (Linux v0.2 sets the socket's pacing rate to 1).
+//!    **without per-segment pacing**: the burst timer replaces it (Linux v0.2, `get_pacing_time`:
+//!    "Ideally, we don't need pacing").
 //!    - When a segment is about to leave while nothing is in flight, call
 //!      `cwnd_event(tcb, CaEvent::TxStart)` first (Linux `CA_EVENT_TX_START`); Wave starts its
 //!      bursts on the first one.
