@@ -4,6 +4,11 @@
 //!
 //! The algorithm reads and writes the shared socket state [`TcpState`] (the ns-3 `TcpSocketState`
 //! "tcb"), which carries the simulated clock `now` explicitly: no algorithm reads a global clock.
+//!
+//! Twelve algorithms are byte-exact ports of ns-3.44 ([`ns3_vector_algorithms`]); Tahoe, Reno,
+//! Westwood, SIAD, BBR and TCP Wave follow the sources named in their modules. Those that need
+//! more than ns-3's hooks use [`CongestionOps::recovery_policy`] (Tahoe, Reno) or the burst-mode
+//! hooks (Wave, see [`wave`]).
 
 pub mod bbr;
 pub mod bic;
@@ -247,7 +252,8 @@ pub trait CongestionOps: Send {
     fn cwnd_event(&mut self, _tcb: &mut TcpState, _event: CaEvent) {}
 
     /// ns-3 `HasCongControl`: when true, the socket calls [`cong_control`](CongestionOps::cong_control)
-    /// on every ACK instead of `pkts_acked` + `increase_window` (BBR).
+    /// on every ACK instead of `pkts_acked` + `increase_window` (BBR, Wave), and its recovery
+    /// algorithm (PRR, classic) leaves cwnd to the algorithm (see [`bbr`] for the sender's duties).
     fn has_cong_control(&self) -> bool {
         false
     }

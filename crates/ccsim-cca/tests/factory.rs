@@ -118,3 +118,69 @@ fn tunables_take_effect() {
     let mut stcp = build("scalable", &params(json!({"md_factor": 0.5}))).unwrap();
     assert_eq!(stcp.ssthresh(&tcb, tcb.cwnd), 50_000);
 }
+
+#[test]
+fn new_algorithms_take_their_tunables_and_hooks() {
+    use ccsim_cca::{CongState, RecoveryPolicy};
+    use ccsim_core::Time;
+
+    // Recovery policies through the trait object.
+    let policy = |name: &str| build(name, &Map::new()).unwrap().recovery_policy();
+    assert_eq!(policy("tahoe"), RecoveryPolicy::Tahoe);
+    assert_eq!(policy("TcpReno"), RecoveryPolicy::Reno);
+    assert_eq!(policy("newreno"), RecoveryPolicy::NewReno);
+    assert_eq!(policy("westwood"), RecoveryPolicy::NewReno);
+
+    // SIAD: the ns-3 port forces ssthresh = 20 segments on its first IncreaseWindow; Linux
+    // leaves it alone.
+    for (compat, expected) in [(true, 20_000), (false, u32::MAX)] {
+        let mut siad = build("siad", &params(json!({"ns3_port_compat": compat}))).unwrap();
+        let mut tcb = TcpState::new(1000, 10, u32::MAX);
+        siad.init(&mut tcb);
+        tcb.last_rtt = Some(Time::from_millis(20));
+        tcb.last_acked_seq += 1000;
+        siad.pkts_acked(&mut tcb, 1, Time::from_millis(20));
+        siad.increase_window(&mut tcb, 1);
+        assert_eq!(tcb.ssthresh, expected, "compat {compat}");
+    }
+    let msg = build("siad", &params(json!({"num_rtt": 1})))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        msg.contains("\"num_rtt\"") && msg.contains("[2, 1000000]"),
+        "{msg}"
+    );
+
+    // BBR: HighGain sets the initial pacing rate (gain · cwnd / minRtt).
+    let mut bbr = build("bbr", &params(json!({"high_gain": 4.0, "seed": 9}))).unwrap();
+    assert!(bbr.has_cong_control());
+    let mut tcb = TcpState::new(1000, 10, u32::MAX);
+    tcb.min_rtt = Some(Time::from_millis(100));
+    bbr.congestion_state_set(&mut tcb, CongState::Open);
+    assert_eq!(tcb.pacing_rate_bps, 4 * 800_000);
+    assert!(build("bbr", &params(json!({"seed": -1}))).is_err());
+
+    // Wave: burst mode with the configured burst and timer.
+    let mut wave = build(
+        "wave",
+        &params(json!({"init_burst": 5, "init_timer": "100ms"})),
+    )
+    .unwrap();
+    assert_eq!(wave.burst_interval(), Some(Time::from_millis(100)));
+    assert_eq!(wave.send_quantum(), Some(5));
+    let mut tcb = TcpState::new(1000, 10, u32::MAX);
+    wave.init(&mut tcb);
+    assert_eq!((tcb.cwnd, tcb.ssthresh), (5000, 0));
+    // Every window algorithm stays out of burst mode.
+    for (short, _) in algorithm_names() {
+        if *short != "wave" {
+            let cca = build(short, &Map::new()).unwrap();
+            assert_eq!(
+                (cca.burst_interval(), cca.send_quantum()),
+                (None, None),
+                "{short}"
+            );
+        }
+    }
+}

@@ -108,6 +108,7 @@ fn replayable() -> Vec<&'static str> {
 #[test]
 fn invariants_hold_for_every_algorithm() {
     let (mut recoveries, mut timeouts) = (0, 0);
+    let (mut tahoe_fast_retransmits, mut reno_partial_exits) = (0, 0);
     let algorithms = replayable();
     assert_eq!(algorithms.len(), algorithm_names().len() - 2);
     for type_id in algorithms {
@@ -134,10 +135,16 @@ fn invariants_hold_for_every_algorithm() {
                     assert_ne!(s.state_after, 3, "{}", ctx(i));
                     if s.event == "dupack" && prev.state_after == 1 && s.state_after == 4 {
                         assert_eq!(s.cwnd_bytes, MSS, "{}", ctx(i));
+                        tahoe_fast_retransmits += 1;
                     }
                 }
                 if type_id == "TcpReno" && s.event == "ack" {
                     assert_ne!(s.state_after, 3, "{}", ctx(i));
+                    if prev.state_after == 3 {
+                        // Deflated to ssthresh, then one Reno increment.
+                        assert!(s.cwnd_bytes >= prev.ssthresh_bytes, "{}", ctx(i));
+                        reno_partial_exits += 1;
+                    }
                 }
                 match (s.event.as_str(), s.state_after) {
                     ("rto", st) => {
@@ -179,4 +186,8 @@ fn invariants_hold_for_every_algorithm() {
     }
     // The scripts do exercise loss recovery and timeouts.
     assert!(recoveries > 0 && timeouts > 0, "{recoveries} {timeouts}");
+    assert!(
+        tahoe_fast_retransmits > 0 && reno_partial_exits > 0,
+        "{tahoe_fast_retransmits} {reno_partial_exits}"
+    );
 }

@@ -216,7 +216,7 @@ impl Obstacle {
     /// The 2-D part of the ray `a–b` that passes below the obstacle's top, or `None` when the
     /// whole ray passes above it. Exact: the ray height is linear along the segment, so the
     /// part below `height` is the prefix from the lower endpoint of horizontal fraction
-    /// `(height − z_low)/(z_high − z_low)` (clamped to [0,1]).
+    /// `(height − z_low)/(z_high − z_low)` (clamped to 0–1).
     pub fn blocking_segment(&self, a: Point3, b: Point3) -> Option<(Point2, Point2)> {
         let (low, high) = if a.z <= b.z { (a, b) } else { (b, a) };
         if self.height <= low.z {

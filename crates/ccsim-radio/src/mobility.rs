@@ -7,7 +7,7 @@
 //!
 //! [`los_timeline`] computes when the AP–UE ray is blocked, **exactly** (no sampling): on each
 //! constant-velocity leg the part of the ray below an obstacle's top is a 2-D segment whose two
-//! endpoints move affinely with the leg parameter `s ∈ [0,1]` (see
+//! endpoints move affinely with the leg parameter `s` from 0 to 1 (see
 //! [`Obstacle::blocking_segment`]). Whether such a moving segment meets a fixed polygon can
 //! only change when an endpoint crosses an edge line (a linear equation in `s`) or when a
 //! polygon vertex crosses the segment's line (a quadratic in `s`). All roots in (0,1) are

@@ -77,6 +77,13 @@ impl PathLossModel {
         }
     }
 
+    /// Whether the model distinguishes LOS from NLOS. Okumura–Hata is an area-mean model whose
+    /// urban clutter already includes the buildings, and free space is free space, so neither
+    /// takes LOS or obstacle blockage losses into account.
+    pub fn uses_los(&self) -> bool {
+        matches!(self, PathLossModel::UmiStreetCanyon | PathLossModel::Uma)
+    }
+
     /// Shadow-fading standard deviation σ_SF (dB), TR 38.901 Table 7.4.1-1. The Hata and
     /// free-space models carry no shadowing here (0).
     pub fn shadowing_sigma_db(&self, los: bool) -> f64 {

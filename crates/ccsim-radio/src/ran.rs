@@ -442,7 +442,7 @@ impl RadioNetwork {
                 let tech = self.tech(s).clone();
                 let los = is_los(site_pos, pos, &self.obstacles);
                 let mut loss = tech.pathloss.loss_db(site_pos, pos, tech.carrier_hz, los);
-                if !los {
+                if !los && tech.pathloss.uses_los() {
                     loss += blockage_loss_db(site_pos, pos, &self.obstacles);
                 }
                 if self.channel.shadowing {
