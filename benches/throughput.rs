@@ -50,7 +50,13 @@ fn case(name: &str, toml: &str, warmup_s: f64, measure_s: f64) {
     let wall = t0.elapsed().as_secs_f64();
     let allocs = ALLOCS.load(Ordering::Relaxed) - allocs0;
     let events = sim.events() - events0;
-    let packets: u64 = sim.summary().queues.iter().map(|q| q.tx_packets).sum::<u64>() - packets0;
+    let packets: u64 = sim
+        .summary()
+        .queues
+        .iter()
+        .map(|q| q.tx_packets)
+        .sum::<u64>()
+        - packets0;
     println!(
         "{name:<32} {measure_s:>5.0} s sim in {wall:>6.3} s wall  {:>6.2} M events/s  {:>6.2} M link-packets/s  {:>7.1} ns/event  {:.4} allocs/packet",
         events as f64 / wall / 1e6,
@@ -62,12 +68,30 @@ fn case(name: &str, toml: &str, warmup_s: f64, measure_s: f64) {
 
 fn main() {
     // `cargo bench` passes --bench; any other argument filters by name.
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/");
     let cases = [
-        ("A: 1 CUBIC flow, 100 Mb/s", "dumbbell_cubic.toml", 5.0, 20.0),
-        ("B: 10 CUBIC flows, 1 Gb/s", "dumbbell_10flows_1G.toml", 2.0, 5.0),
-        ("C: 1.3 Gb/s blockage, MSS 10000", "blockage_1300M.toml", 1.0, 10.0),
+        (
+            "A: 1 CUBIC flow, 100 Mb/s",
+            "dumbbell_cubic.toml",
+            5.0,
+            20.0,
+        ),
+        (
+            "B: 10 CUBIC flows, 1 Gb/s",
+            "dumbbell_10flows_1G.toml",
+            2.0,
+            5.0,
+        ),
+        (
+            "C: 1.3 Gb/s blockage, MSS 10000",
+            "blockage_1300M.toml",
+            1.0,
+            10.0,
+        ),
     ];
     for (name, file, warm, measure) in cases {
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {

@@ -86,7 +86,8 @@ def compare(golden_path: Path) -> dict[str, Any]:
         ccsim_events=res.summary["events"],
     )
     checks = {
-        "goodput": abs(_rel(res.summary["total_goodput_mbps"], g["total_goodput_mbps"])) <= TOL_GOODPUT,
+        "goodput": abs(_rel(res.summary["total_goodput_mbps"], g["total_goodput_mbps"]))
+        <= TOL_GOODPUT,
         "p50": abs(_rel(c0["rtt_p50_ms"], r0["rtt_p50_ms"])) <= TOL_RTT,
         "p95": abs(_rel(c0["rtt_p95_ms"], r0["rtt_p95_ms"])) <= TOL_RTT,
         "retx": abs(c0["retx_segments"] - r0["retx_segments"])
@@ -129,7 +130,9 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--cases", nargs="*", help="case letters to run (default: all golden)")
     ap.add_argument("--ccas", nargs="*", help="ns-3 TypeIds to run (default: all golden)")
     ap.add_argument("--out", default=str(ROOT / "validation" / "report.md"))
@@ -151,9 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Tolerances: total goodput ±{TOL_GOODPUT:.0%}, RTT p50/p95 ±{TOL_RTT:.0%}, "
         f"retransmissions ±{TOL_RETX_REL:.0%} or ±{TOL_RETX_ABS} segments.\n"
         "ns-3 wall times are those recorded with the golden data (same machine class); "
-        "`benches/vs_ns3.py` measures both side by side in one run.\n\n"
-        + table(rows)
-        + "\n"
+        "`benches/vs_ns3.py` measures both side by side in one run.\n\n" + table(rows) + "\n"
     )
     Path(args.out).write_text(text)
     print(text)

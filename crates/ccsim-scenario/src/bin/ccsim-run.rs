@@ -14,7 +14,12 @@ fn main() {
         .expect("usage: ccsim-run FILE.toml [key.path=value ...]");
     let overrides: Vec<String> = args.collect();
     let text = std::fs::read_to_string(&path).expect("cannot read scenario");
-    let scenario = match ccsim_scenario::scenario_from_toml(&text, &overrides) {
+    let parsed = if path.ends_with(".json") {
+        ccsim_scenario::scenario_from_json(&text, &overrides)
+    } else {
+        ccsim_scenario::scenario_from_toml(&text, &overrides)
+    };
+    let scenario = match parsed {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -31,7 +36,10 @@ fn main() {
     if let Ok(t) = std::env::var("CCSIM_DEBUG_AT") {
         for t in t.split(',') {
             sim.run_until(ccsim_core::Time::from_secs_f64(t.parse().unwrap()));
-            let f: usize = std::env::var("CCSIM_DEBUG_FLOW").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+            let f: usize = std::env::var("CCSIM_DEBUG_FLOW")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
             eprintln!("t={t} {}", sim.world().flows[f].sender.debug_line());
         }
     }
@@ -55,5 +63,17 @@ fn main() {
     } else {
         sim.run();
     }
-    println!("{}", serde_json::to_string_pretty(&sim.summary()).unwrap());
+    let mut out = serde_json::to_value(sim.summary()).unwrap();
+    if let Some(mb) = peak_rss_mb() {
+        out["peak_rss_mb"] = serde_json::json!(mb);
+    }
+    println!("{}", serde_json::to_string_pretty(&out).unwrap());
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), as the ns-3 program reports its own.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }

@@ -1,0 +1,179 @@
+"""Side-by-side speed and memory benchmark: ccsim against ns-3.44 on the same scenarios, in
+one invocation, on this machine. Prints wall-time and peak-memory ratios per case.
+
+    python benches/vs_ns3.py                 # cases A and C, CUBIC
+    python benches/vs_ns3.py --cases A B C --ccas TcpCubic TcpNewReno
+    python benches/vs_ns3.py --ccsim-only    # no ns-3 installed: ccsim numbers only
+
+ns-3 side: `validation/ns3/build/dumbbell` (build it with `bash validation/ns3/setup.sh`),
+run with the exact command recorded in the golden file `validation/golden/ns3/<case>_<cca>.json`.
+ccsim side: the Rust-only driver `target/release/ccsim-run` on the equivalent scenario
+(built from the same golden file by `validation/compare_ns3.py`), so neither side pays for a
+Python interpreter; `--with-cli` also times the full `ccsim run` command a user types.
+Each process is measured with wait4(): wall time, and peak resident memory (ru_maxrss).
+ccsim runs `--repeat` times (median reported); ns-3 once (it takes 10-300 s per case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "validation"))
+from compare_ns3 import scenario_from_golden  # noqa: E402
+
+GOLDEN = ROOT / "validation" / "golden" / "ns3"
+NS3_BIN = ROOT / "validation" / "ns3" / "build" / "dumbbell"
+CCSIM_BIN = ROOT / "target" / "release" / "ccsim-run"
+
+
+def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
+    """Runs `cmd`; returns (wall seconds, ru_maxrss in MB, stdout).
+
+    The command runs as a child of a small `sh`, never as a fork of this Python process:
+    ru_maxrss (and getrusage(RUSAGE_SELF) inside the program) would otherwise count the
+    interpreter's memory copied by fork() before exec()."""
+    cmd = ["/bin/sh", "-c", '"$@"; exit $?', "sh", *cmd]
+    with tempfile.TemporaryFile() as out:
+        actions = [
+            (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+        ]
+        exe = cmd[0] if os.sep in cmd[0] else shutil.which(cmd[0])
+        old = os.getcwd()
+        os.chdir(cwd)
+        try:
+            t0 = time.perf_counter()
+            pid = os.posix_spawn(exe, cmd, os.environ, file_actions=actions)
+            _, status, ru = os.wait4(pid, 0)
+            wall = time.perf_counter() - t0
+        finally:
+            os.chdir(old)
+        out.seek(0)
+        text = out.read().decode()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"command failed ({status}): {shlex.join(cmd)}")
+    return wall, ru.ru_maxrss / 1024.0, text
+
+
+def ensure_ccsim_bin() -> None:
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "--bin", "ccsim-run"], cwd=ROOT, check=True
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--cases", nargs="+", default=["A", "C"])
+    ap.add_argument("--ccas", nargs="+", default=["TcpCubic"])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--ccsim-only", action="store_true", help="skip ns-3 (use the recorded ns-3 wall time)"
+    )
+    ap.add_argument(
+        "--with-cli", action="store_true", help="also time the `ccsim run` command end to end"
+    )
+    args = ap.parse_args(argv)
+    ensure_ccsim_bin()
+    if not args.ccsim_only and not NS3_BIN.exists():
+        print(
+            f"ns-3 program not built ({NS3_BIN}); run `bash validation/ns3/setup.sh`, "
+            "or pass --ccsim-only",
+            file=sys.stderr,
+        )
+        return 2
+    rows = []
+    for case in args.cases:
+        for cca in args.ccas:
+            gpath = GOLDEN / f"{case}_{cca}.json"
+            if not gpath.exists():
+                print(f"skip {case} {cca}: no golden file {gpath.name}", file=sys.stderr)
+                continue
+            golden = json.loads(gpath.read_text())
+            with tempfile.TemporaryDirectory() as tmp:
+                scen = Path(tmp) / "scenario.json"
+                scen.write_text(json.dumps(scenario_from_golden(golden)))
+                runs = [measure([str(CCSIM_BIN), str(scen)]) for _ in range(args.repeat)]
+                c_wall = statistics.median(r[0] for r in runs)
+                c_summary = json.loads(runs[0][2])
+                # Both programs report their own peak RSS (VmHWM / getrusage(RUSAGE_SELF)):
+                # wait4's figure would include the forking Python interpreter.
+                c_rss = max(json.loads(r[2])["peak_rss_mb"] for r in runs)
+                cli_wall = None
+                if args.with_cli:
+                    cli_wall = measure(
+                        [
+                            sys.executable,
+                            "-m",
+                            "ccsim",
+                            "run",
+                            str(scen).replace(".json", ".json"),
+                            "--out",
+                            str(Path(tmp) / "out"),
+                            "--json",
+                            "--no-plot",
+                        ]
+                    )[0]
+                if args.ccsim_only:
+                    n_wall, n_rss, n_events = (
+                        golden["wall_s"],
+                        golden["peak_rss_mb"],
+                        golden["events"],
+                    )
+                    source = "recorded"
+                else:
+                    cmd = shlex.split(golden["command"])
+                    cmd = [c for c in cmd if not c.startswith("--out=")] + [
+                        f"--out={Path(tmp) / 'ns3.json'}"
+                    ]
+                    print(f"running ns-3: {case} {cca} ...", file=sys.stderr)
+                    n_wall, _, _ = measure(cmd)
+                    ns3_out = json.loads((Path(tmp) / "ns3.json").read_text())
+                    n_events, n_rss = ns3_out["events"], ns3_out["peak_rss_mb"]
+                    source = "measured"
+            rows.append(
+                (
+                    case,
+                    cca,
+                    n_wall,
+                    c_wall,
+                    n_rss,
+                    c_rss,
+                    n_events,
+                    c_summary["events"],
+                    source,
+                    cli_wall,
+                )
+            )
+            print(
+                f"{case} {cca}: ns-3 {n_wall:.1f} s, ccsim {c_wall:.3f} s -> {n_wall / c_wall:.0f}x",
+                file=sys.stderr,
+            )
+    print(
+        "| case | cca | ns-3 wall s | ccsim wall s | speed-up | ns-3 peak RSS MB | ccsim peak RSS MB | "
+        "memory ratio | ns-3 events/s | ccsim events/s | ns-3 side |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for case, cca, nw, cw, nr, cr, ne, ce, src, cli in rows:
+        extra = f" (CLI end to end {cli:.2f} s)" if cli else ""
+        print(
+            f"| {case} | {cca} | {nw:.1f} | {cw:.3f}{extra} | **{nw / cw:.0f}×** | {nr:.1f} | {cr:.1f} | "
+            f"{nr / cr:.1f}× less | {ne / nw / 1e3:.0f} k | {ce / cw / 1e6:.1f} M | {src} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
