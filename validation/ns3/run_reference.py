@@ -104,7 +104,9 @@ def command_for(binary: Path, case: str, cca: str, out: Path, extra: list[str]) 
     args = [str(binary)]
     for k, v in CASES[case].items():
         args.append(f"--{k}={v}")
-    args += [f"--cca={cca}", f"--caseName={case}", f"--out={out}"]
+    # --verifyRtt=1: cross-check every RTT sample against ns-3's own LastRTT
+    # trace (cheap); the result is in flows[i].verify_rtt.
+    args += [f"--cca={cca}", f"--caseName={case}", "--verifyRtt=1", f"--out={out}"]
     return args + extra
 
 
@@ -113,6 +115,7 @@ def run_one(binary: Path, case: str, cca: str, outdir: Path, extra: list[str]) -
     tmp = out.with_suffix(".json.tmp")
     cmd = command_for(binary, case, cca, tmp, extra)
     t0 = time.monotonic()
+    load_before = os.getloadavg()[0]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{case}/{cca} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
@@ -124,6 +127,9 @@ def run_one(binary: Path, case: str, cca: str, outdir: Path, extra: list[str]) -
     rel = [a.replace(str(tmp), os.path.relpath(out, REPO)) for a in rel]
     data["command"] = " ".join(rel)
     data["host"] = host_info()
+    # 1-minute load average just before the run: wall times of runs started
+    # on a busy machine (load > ~1 on 2 cores) are inflated.
+    data["load_avg_1m_before"] = round(load_before, 2)
     out.write_text(json.dumps(data, indent=2) + "\n")
     data["_elapsed"] = time.monotonic() - t0
     data["_path"] = str(out)
@@ -156,9 +162,9 @@ def print_table(outdir: Path) -> None:
     )
     print(
         "| case | cca | goodput Mb/s | RTT p50 ms | RTT p95 ms | RTT mean ms | RTT samples | retx | drops"
-        " | Jain | wall s | peak RSS MB | events | events/s |"
+        " | RTOs | Jain | wall s | peak RSS MB | events | events/s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in files:
         d = json.loads(p.read_text())
         case, cca = p.stem.split("_", 1)
@@ -172,8 +178,15 @@ def print_table(outdir: Path) -> None:
             rtt = "| (per flow) | | | "
             rtt += f"{sum(f['rtt_samples'] for f in fl)} "
         retx = sum(f["retx_segments"] for f in fl)
+        rtos = sum(f.get("rto_events", 0) for f in fl)
+        bad = sum(
+            f.get("verify_rtt", {}).get("mismatches", 0) + f.get("verify_rtt", {}).get("samples_not_taken_by_ns3", 0)
+            for f in fl
+        )
+        if bad:
+            cca += f" (RTT check: {bad} mismatches)"
         print(
-            f"| {case} | {cca} | {d['total_goodput_mbps']:.3f} {rtt}| {retx} | {d['queues'][0]['drops']}"
+            f"| {case} | {cca} | {d['total_goodput_mbps']:.3f} {rtt}| {retx} | {d['queues'][0]['drops']} | {rtos}"
             f" | {d['jain_index']:.4f} | {d['wall_s']:.1f} | {d['peak_rss_mb']:.1f} | {d['events']}"
             f" | {d['events_per_s']:.0f} |"
         )
