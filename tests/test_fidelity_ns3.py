@@ -39,3 +39,20 @@ def test_case_c_blockage_matches_ns3(typeid: str) -> None:
     assert got["rtt_p50_ms"] == pytest.approx(ref["rtt_p50_ms"], rel=0.05)
     assert got["rtt_p95_ms"] == pytest.approx(ref["rtt_p95_ms"], rel=0.05)
     assert abs(got["retx_segments"] - ref["retx_segments"]) <= max(20, 0.25 * ref["retx_segments"])
+
+
+@pytest.mark.parametrize("case", ["A", "C"])
+def test_bbr_matches_ns3(case: str) -> None:
+    """Issue 3: BBR end to end against ns-3.44 TcpBbr — goodput within 3 %, RTT p50 within 5 %,
+    at 100 Mb/s (A) and on the 1.3 Gb/s link blocked to 50 Mb/s from 5 to 10 s (C)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "validation"))
+    from compare_ns3 import scenario_from_golden
+
+    g = json.loads((GOLDEN_NS3 / f"{case}_TcpBbr.json").read_text())
+    ref = g["flows"][0]
+    got = ccsim.run(scenario_from_golden(g)).summary["flows"][0]
+    assert got["cca"] == "TcpBbr"
+    assert got["goodput_mbps"] == pytest.approx(ref["goodput_mbps"], rel=0.03)
+    assert got["rtt_p50_ms"] == pytest.approx(ref["rtt_p50_ms"], rel=0.05)

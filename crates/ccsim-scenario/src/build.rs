@@ -379,6 +379,26 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
     })
 }
 
+/// Algorithms that draw random numbers (BBR's probe_bw phase) get the run seed and a stream
+/// per flow, unless the scenario sets them: adding a flow never shifts another's draws.
+fn seed_randomised_algorithm(
+    cca: &str,
+    params: &mut serde_json::Map<String, serde_json::Value>,
+    seed: u64,
+    flow: u32,
+) {
+    let Ok(specs) = ccsim_cca::algorithm_params(cca) else {
+        return;
+    };
+    let has = |n: &str| specs.iter().any(|p| p.name == n);
+    if has("seed") && !params.contains_key("seed") {
+        params.insert("seed".into(), seed.into());
+    }
+    if has("stream") && !params.contains_key("stream") {
+        params.insert("stream".into(), flow.into());
+    }
+}
+
 /// Builds the world the scenario describes, or says precisely what is wrong with it.
 pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     let has_explicit = !s.nodes.is_empty() || !s.links.is_empty();
@@ -484,11 +504,12 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             }
             (a, z)
         };
-        let params: serde_json::Map<String, serde_json::Value> =
+        let mut params: serde_json::Map<String, serde_json::Value> =
             serde_json::to_value(&f.cca_params)
                 .ok()
                 .and_then(|v| v.as_object().cloned())
                 .unwrap_or_default();
+        seed_randomised_algorithm(&f.cca, &mut params, s.run.seed, k as u32);
         let cca = ccsim_cca::build(&f.cca, &params).map_err(|e| {
             let key = if e.to_string().contains("parameter") {
                 "cca_params"

@@ -6,6 +6,7 @@
 //! cites its RFC section next to the code.
 
 pub mod config;
+pub mod rate;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;

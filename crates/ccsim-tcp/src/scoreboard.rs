@@ -21,6 +21,22 @@ pub struct SegmentRecord {
     /// Ever retransmitted (Karn's rule for RTT samples).
     pub ever_retransmitted: bool,
     pub last_sent: Time,
+    /// Delivery-rate bookkeeping at the last transmission (draft-cheng-iccrg-delivery-rate-
+    /// estimation §3.2, ns-3 `TcpTxItem::RateInformation`).
+    pub rate: SegmentRateInfo,
+}
+
+/// What the delivery-rate estimator remembers about a segment when it is (re)sent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SegmentRateInfo {
+    /// Connection `delivered` count when sent.
+    pub delivered: u64,
+    /// Connection `delivered_time` when sent.
+    pub delivered_time: Time,
+    /// Connection `first_sent_time` when sent.
+    pub first_sent_time: Time,
+    /// Sent while application-limited.
+    pub is_app_limited: bool,
 }
 
 /// Outcome of processing one ACK's SACK blocks.
@@ -117,6 +133,7 @@ impl Scoreboard {
             retransmitted: false,
             ever_retransmitted: false,
             last_sent: now,
+            rate: SegmentRateInfo::default(),
         });
         self.outstanding_bytes += len as u64;
     }
@@ -124,6 +141,16 @@ impl Scoreboard {
     /// Removes segments covered by the cumulative ACK `ack`. Returns (bytes newly acked that
     /// had not been SACKed before, whether any removed segment was ever retransmitted).
     pub fn on_cumulative_ack(&mut self, ack: u64) -> (u64, bool) {
+        self.on_cumulative_ack_with(ack, |_| {})
+    }
+
+    /// [`on_cumulative_ack`](Self::on_cumulative_ack), calling `delivered` for every removed
+    /// segment that had not been SACKed before (its bytes are newly delivered).
+    pub fn on_cumulative_ack_with(
+        &mut self,
+        ack: u64,
+        mut delivered: impl FnMut(&SegmentRecord),
+    ) -> (u64, bool) {
         let mut newly = 0;
         let mut retx = false;
         while let Some(front) = self.segs.front() {
@@ -138,6 +165,7 @@ impl Scoreboard {
                 self.sacked_bytes -= len;
             } else {
                 newly += len;
+                delivered(&s);
                 if s.lost {
                     self.lost_bytes -= len;
                 }
@@ -157,6 +185,15 @@ impl Scoreboard {
 
     /// Marks the segments fully inside the SACK blocks, then extends the loss marks.
     pub fn on_sack(&mut self, blocks: &[(u64, u64)]) -> SackUpdate {
+        self.on_sack_with(blocks, |_| {})
+    }
+
+    /// [`on_sack`](Self::on_sack), calling `delivered` for every newly SACKed segment.
+    pub fn on_sack_with(
+        &mut self,
+        blocks: &[(u64, u64)],
+        mut delivered: impl FnMut(&SegmentRecord),
+    ) -> SackUpdate {
         let mut upd = SackUpdate::default();
         for &(start, end) in blocks {
             if end <= start || self.segs.is_empty() {
@@ -178,6 +215,7 @@ impl Scoreboard {
                 }
                 if !s.sacked {
                     s.sacked = true;
+                    delivered(s);
                     let len = s.len as u64;
                     self.sacked_bytes += len;
                     upd.newly_sacked_bytes += len;
@@ -290,6 +328,12 @@ impl Scoreboard {
         }
         self.retx_hint = idx;
         None
+    }
+
+    /// The record of the segment starting at `seq`, if it is outstanding.
+    pub fn record_mut(&mut self, seq: u64) -> Option<&mut SegmentRecord> {
+        let idx = self.abs_index(seq).checked_sub(self.head_index)?;
+        self.segs.get_mut(idx as usize)
     }
 
     /// Records the retransmission of the segment starting at `seq`.

@@ -9,10 +9,11 @@
 //! `DupAck`, `EnterRecovery` and `ReTxTimeout` (ns-3 passes the smoothed RTT to `PktsAcked`).
 
 use crate::config::TcpConfig;
+use crate::rate::RateEstimator;
 use crate::recovery::Recovery;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
-use ccsim_cca::{CaEvent, CongState, CongestionOps, TcpState};
+use ccsim_cca::{CaEvent, CongState, CongestionOps, RecoveryPolicy, TcpState};
 use ccsim_core::Time;
 use ccsim_net::{TcpFlags, TcpSegment};
 
@@ -47,6 +48,13 @@ pub struct TcpSender {
     cfg: TcpConfig,
     pub tcb: TcpState,
     cca: Box<dyn CongestionOps>,
+    /// The algorithm sets cwnd and pacing itself from rate samples (ns-3 `HasCongControl`, BBR):
+    /// `pkts_acked`/`increase_window` and the recovery window rules are skipped.
+    full_control: bool,
+    /// How the algorithm wants loss recovery run (NewReno, Reno, Tahoe).
+    policy: RecoveryPolicy,
+    /// Delivery-rate samples, kept for full-control algorithms.
+    rate: Option<RateEstimator>,
     sb: Scoreboard,
     rtt: RttEstimator,
     recovery: Recovery,
@@ -90,9 +98,14 @@ impl TcpSender {
         let recovery = Recovery::new(cfg.recovery);
         let rto = cfg.initial_rto.max(cfg.min_rto);
         let rwnd = cfg.rcv_buf;
+        let full_control = cca.has_cong_control();
+        let policy = cca.recovery_policy();
         TcpSender {
             cfg,
             tcb,
+            full_control,
+            policy,
+            rate: full_control.then(RateEstimator::default),
             cca,
             sb,
             rtt: RttEstimator::default(),
@@ -265,10 +278,22 @@ impl TcpSender {
             return; // stale, or acknowledges data never sent
         }
         self.rwnd = seg.window;
+        let prior_in_flight = self.tcb.bytes_in_flight;
+        let lost_before = self.sb.lost_bytes();
+        let mut rate = self.rate.take();
+        if let Some(r) = rate.as_mut() {
+            r.begin_ack();
+        }
 
         // RFC 6675 §5: update the scoreboard from the SACK blocks first.
         let newly_sacked = if self.cfg.sack && !seg.sack.is_empty() {
-            self.sb.on_sack(seg.sack.as_slice()).newly_sacked_bytes
+            self.sb
+                .on_sack_with(seg.sack.as_slice(), |s| {
+                    if let Some(r) = rate.as_mut() {
+                        r.on_delivered(s, now)
+                    }
+                })
+                .newly_sacked_bytes
         } else {
             0
         };
@@ -294,7 +319,12 @@ impl TcpSender {
             }
         }
 
-        let (newly_acked, _) = self.sb.on_cumulative_ack(ack);
+        let (newly_acked, _) = self.sb.on_cumulative_ack_with(ack, |s| {
+            if let Some(r) = rate.as_mut() {
+                r.on_delivered(s, now)
+            }
+        });
+        self.rate = rate;
         let delivered = newly_acked + newly_sacked;
         self.tcb.delivered += delivered;
         self.tcb.last_acked_seq = ack;
@@ -305,18 +335,47 @@ impl TcpSender {
         } else {
             ack == old_una && ack < self.tcb.high_tx_mark
         };
+        self.tcb.last_acked_sacked_bytes = delivered.min(u32::MAX as u64) as u32;
         let old_dupacks = self.dupacks;
         if is_dupack {
-            self.on_dupack(delivered);
+            self.on_dupack(now, delivered);
         }
         if ack == old_una {
             if ack < self.tcb.high_tx_mark && self.tcb.cong_state != CongState::Loss {
                 let srtt = self.srtt_or_zero();
-                self.cca.pkts_acked(&mut self.tcb, 1, srtt);
+                self.cc_pkts_acked(1, srtt);
             }
-            return;
+        } else {
+            self.on_new_ack(now, ack, old_una, is_dupack, old_dupacks, delivered);
         }
-        self.on_new_ack(now, ack, old_una, is_dupack, old_dupacks, delivered);
+        // Full control (ns-3 `ReceivedAck`: GenerateSample, then CongControl) on every ACK.
+        if let Some(r) = self.rate.as_mut() {
+            let lost_now = self.sb.lost_bytes();
+            let lost = lost_now.abs_diff(lost_before).min(u32::MAX as u64) as u32;
+            r.generate(
+                delivered.min(u32::MAX as u64) as u32,
+                lost,
+                prior_in_flight,
+                self.tcb.min_rtt,
+                self.last_ack_rtt_sample,
+            );
+            self.tcb.now = now;
+            self.cca.cong_control(&mut self.tcb, &r.conn, &r.sample);
+        }
+    }
+
+    /// `PktsAcked`, skipped for full-control algorithms (ns-3 `HasCongControl`).
+    fn cc_pkts_acked(&mut self, segments: u32, rtt: Time) {
+        if !self.full_control {
+            self.cca.pkts_acked(&mut self.tcb, segments, rtt);
+        }
+    }
+
+    /// `IncreaseWindow`, skipped for full-control algorithms.
+    fn cc_increase_window(&mut self, segments: u32) {
+        if !self.full_control {
+            self.cca.increase_window(&mut self.tcb, segments);
+        }
     }
 
     fn srtt_or_zero(&self) -> Time {
@@ -324,7 +383,7 @@ impl TcpSender {
     }
 
     /// ns-3 `TcpSocketBase::DupAck` (RFC 6675 §5 steps 1–3, RFC 3042).
-    fn on_dupack(&mut self, delivered: u64) {
+    fn on_dupack(&mut self, now: Time, delivered: u64) {
         if self.tcb.cong_state != CongState::Loss {
             self.dupacks += 1;
         }
@@ -332,13 +391,26 @@ impl TcpSender {
             self.set_state(CongState::Disorder);
         }
         match self.tcb.cong_state {
-            CongState::Recovery => self.recovery.on_ack(&mut self.tcb, delivered),
+            CongState::Recovery => {
+                if !self.full_control {
+                    self.recovery.on_ack(&mut self.tcb, delivered)
+                }
+            }
             CongState::Disorder => {
-                let may_recover = !self.recover_active || self.tcb.last_acked_seq >= self.recover;
+                // RFC 6582 §3.2 step 2: no new recovery before SND.UNA passes `recover`
+                // (Reno has no such guard).
+                let may_recover = self.policy == RecoveryPolicy::Reno
+                    || !self.recover_active
+                    || self.tcb.last_acked_seq >= self.recover;
                 if (self.dupacks >= self.cfg.dupack_threshold && may_recover)
                     || (self.cfg.sack && self.sb.head_is_lost() && may_recover)
                 {
-                    self.enter_recovery(delivered);
+                    if self.policy == RecoveryPolicy::Tahoe {
+                        // Tahoe: fast retransmit without fast recovery = an early timeout.
+                        self.enter_loss(now, false);
+                    } else {
+                        self.enter_recovery(delivered);
+                    }
                 }
                 // Otherwise RFC 3042 limited transmit happens through the normal window rule:
                 // SACKed segments have left the pipe, so cwnd − pipe allows new data.
@@ -364,7 +436,9 @@ impl TcpSender {
         };
         self.tcb.ssthresh = self.cca.ssthresh(&self.tcb, bif);
         let flight = self.tcb.high_tx_mark - self.tcb.last_acked_seq;
-        self.recovery.enter(&mut self.tcb, flight, delivered);
+        if !self.full_control {
+            self.recovery.enter(&mut self.tcb, flight, delivered);
+        }
         // (4.3) Retransmit the first segment presumed dropped, whatever the window says.
         self.force_head_retx = true;
     }
@@ -392,9 +466,11 @@ impl TcpSender {
         }
         let srtt = self.srtt_or_zero();
         let state = self.tcb.cong_state;
-        if state == CongState::Recovery && ack < self.recover {
+        // Reno (RFC 5681 §3.2 step 6) leaves recovery on the first new ACK, partial or not.
+        let partial = ack < self.recover && self.policy != RecoveryPolicy::Reno;
+        if state == CongState::Recovery && partial {
             // Partial ACK (RFC 6582 §3.2 step 3, RFC 6675 (B)).
-            if segs_acked >= 1 {
+            if segs_acked >= 1 && !self.full_control {
                 self.recovery.on_ack(&mut self.tcb, delivered);
             }
             if self.sb.head().is_some_and(|s| !s.retransmitted) {
@@ -404,7 +480,7 @@ impl TcpSender {
                 }
                 self.force_head_retx = true;
             }
-            self.cca.pkts_acked(&mut self.tcb, 1, srtt);
+            self.cc_pkts_acked(1, srtt);
             // RFC 6582 §3.2 step 3 ("impatient" variant, as ns-3): only the first partial ACK
             // of an episode re-arms the retransmission timer.
             if self.first_partial_ack {
@@ -412,18 +488,17 @@ impl TcpSender {
                 self.restart_rto(now);
             }
         } else if state == CongState::Loss && ack < self.recover {
-            self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
-            self.cca.increase_window(&mut self.tcb, segs_acked);
+            self.cc_pkts_acked(segs_acked, srtt);
+            self.cc_increase_window(segs_acked);
             self.restart_rto(now);
         } else {
             let mut exited_recovery = false;
             match state {
-                CongState::Open => self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt),
+                CongState::Open => self.cc_pkts_acked(segs_acked, srtt),
                 CongState::Disorder => {
                     // The dupACKs already went to PktsAcked one segment each.
                     if segs_acked >= old_dupacks {
-                        self.cca
-                            .pkts_acked(&mut self.tcb, segs_acked - old_dupacks, srtt);
+                        self.cc_pkts_acked(segs_acked - old_dupacks, srtt);
                     }
                     if !is_dupack {
                         self.set_state(CongState::Open);
@@ -431,7 +506,7 @@ impl TcpSender {
                 }
                 CongState::Recovery => {
                     segs_acked = (bytes_acked / mss as u64) as u32;
-                    self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
+                    self.cc_pkts_acked(segs_acked, srtt);
                     self.cca.cwnd_event(&mut self.tcb, CaEvent::CompleteCwr);
                     self.set_state(CongState::Open);
                     exited_recovery = true;
@@ -440,20 +515,20 @@ impl TcpSender {
                 }
                 CongState::Loss => {
                     self.first_partial_ack = true;
-                    segs_acked = ((ack - self.recover) / mss as u64) as u32;
-                    self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt);
+                    segs_acked = (ack.saturating_sub(self.recover) / mss as u64) as u32;
+                    self.cc_pkts_acked(segs_acked, srtt);
                     self.set_state(CongState::Open);
                 }
-                CongState::Cwr => self.cca.pkts_acked(&mut self.tcb, segs_acked, srtt),
+                CongState::Cwr => self.cc_pkts_acked(segs_acked, srtt),
             }
             if ack >= self.recover {
                 self.recover_active = false;
             }
-            if exited_recovery {
+            if exited_recovery && !self.full_control {
                 self.recovery.exit(&mut self.tcb);
             }
             if self.tcb.cong_state == CongState::Open {
-                self.cca.increase_window(&mut self.tcb, segs_acked);
+                self.cc_increase_window(segs_acked);
             }
             self.restart_rto(now);
         }
@@ -491,6 +566,18 @@ impl TcpSender {
             return;
         }
         self.stats.rto_count += 1;
+        self.enter_loss(now, true);
+    }
+
+    /// Enters the Loss state: every unSACKed segment is lost and cwnd restarts from one
+    /// segment. `timeout` distinguishes a real RTO (timer backed off, RFC 6298 §5.5) from
+    /// Tahoe's fast retransmit, which is an early timeout (timer restarted, not doubled).
+    /// Call order as ns-3.44 `ReTxTimeout`: GetSsThresh, CwndEvent(LOSS),
+    /// CongestionStateSet(LOSS), then cwnd = 1 MSS (BBR saves the window in between).
+    fn enter_loss(&mut self, now: Time, timeout: bool) {
+        if !timeout {
+            self.stats.fast_recoveries += 1;
+        }
         let in_flight_before = self.tcb.bytes_in_flight;
         self.sb.mark_all_lost();
         self.refresh_in_flight();
@@ -498,14 +585,17 @@ impl TcpSender {
         if self.tcb.cong_state != CongState::Loss || !head_retx {
             self.tcb.ssthresh = self.cca.ssthresh(&self.tcb, in_flight_before);
         }
-        self.tcb.cwnd = self.tcb.mss;
         self.cca.cwnd_event(&mut self.tcb, CaEvent::Loss);
         self.set_state(CongState::Loss);
+        self.tcb.cwnd = self.tcb.mss;
         self.recover = self.tcb.high_tx_mark;
         self.recover_active = true;
         self.dupacks = 0;
-        // RFC 6298 §5.5: back off the timer.
-        self.rto = Time(self.rto.as_nanos().saturating_mul(2)).min(self.cfg.max_rto);
+        if timeout {
+            self.rto = Time(self.rto.as_nanos().saturating_mul(2)).min(self.cfg.max_rto);
+        } else {
+            self.rto_deadline = Some(now + self.rto);
+        }
         self.pacing_release = now;
         self.force_head_retx = true;
     }
@@ -516,7 +606,7 @@ impl TcpSender {
         if let Some(c) = self.cca.next_timer() {
             t = Some(t.map_or(c, |x| x.min(c)));
         }
-        if self.cfg.pacing && self.pacing_release > self.tcb.now {
+        if self.tcb.pacing && self.pacing_release > self.tcb.now {
             t = Some(t.map_or(self.pacing_release, |x| x.min(self.pacing_release)));
         }
         t
@@ -530,7 +620,7 @@ impl TcpSender {
             Phase::Established => {}
             _ => return None,
         }
-        if self.cfg.pacing && now < self.pacing_release {
+        if self.tcb.pacing && now < self.pacing_release {
             return None;
         }
         let mss = self.tcb.mss;
@@ -563,6 +653,13 @@ impl TcpSender {
         let next = self.tcb.next_tx_seq;
         let limit = self.app_limit_seq();
         if next >= limit {
+            // Nothing left to send while cwnd has room: samples are app-limited until this
+            // data is delivered (ns-3 `TcpRateLinux::CalculateAppLimited`).
+            if let Some(r) = self.rate.as_mut() {
+                if in_flight < self.tcb.cwnd as u64 {
+                    r.on_app_limited(in_flight);
+                }
+            }
             return None;
         }
         let len = (limit - next).min(mss as u64) as u32;
@@ -629,15 +726,34 @@ impl TcpSender {
             self.rto_deadline = Some(now + self.rto);
         }
         self.refresh_in_flight();
-        if self.cfg.pacing && self.tcb.pacing_rate_bps > 0 {
-            let wire = seg.ip_bytes() as u64;
-            self.pacing_release = now + Time::tx_time(wire, self.tcb.pacing_rate_bps);
+        // Pacing (`tcb.pacing`: from the config, or switched on by the algorithm, e.g. BBR):
+        // the next segment leaves one payload-size serialisation at the pacing rate later
+        // (ns-3 `SendDataPacket`: `m_pacingRate.CalculateBytesTxTime(size)`).
+        if self.tcb.pacing && self.tcb.pacing_rate_bps > 0 {
+            let bytes = seg.payload as u64;
+            self.pacing_release = now + Time::tx_time(bytes, self.tcb.pacing_rate_bps);
+        }
+    }
+
+    /// Delivery-rate bookkeeping of a (re)transmission (ns-3 `TcpRateOps::SkbSent`), and the
+    /// TX_START event when sending resumes with nothing in flight.
+    fn on_sent_rate(&mut self, now: Time, seq: u64, start_of_transmission: bool) {
+        if start_of_transmission && self.full_control {
+            self.cca.cwnd_event(&mut self.tcb, CaEvent::TxStart);
+        }
+        if let Some(r) = self.rate.as_mut() {
+            let info = r.on_sent(now, start_of_transmission);
+            if let Some(rec) = self.sb.record_mut(seq) {
+                rec.rate = info;
+            }
         }
     }
 
     fn emit_new(&mut self, now: Time, seq: u64, len: u32) -> TcpSegment {
         let seg = self.data_segment(now, seq, len);
+        let idle = self.sb.bytes_in_flight() == 0;
         self.sb.on_new_segment(seq, len, now);
+        self.on_sent_rate(now, seq, idle);
         self.tcb.next_tx_seq = seq + len as u64;
         self.tcb.high_tx_mark = self.tcb.high_tx_mark.max(self.tcb.next_tx_seq);
         self.after_send(now, &seg);
@@ -648,6 +764,7 @@ impl TcpSender {
         let mut seg = self.data_segment(now, seq, len);
         seg.retransmission = true;
         self.sb.on_retransmit(seq, now);
+        self.on_sent_rate(now, seq, false);
         self.stats.retx_segments += 1;
         self.stats.retx_bytes += len as u64;
         self.after_send(now, &seg);
