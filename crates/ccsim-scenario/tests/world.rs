@@ -169,3 +169,50 @@ cca = "newreno"
     let via_c = s.queues.iter().find(|q| q.id == "a->c").unwrap();
     assert!(via_c.tx_packets > 1000);
 }
+
+const SMALL_PIPE: &str = r#"
+[run]
+duration = "20s"
+[tcp]
+mss = 1448
+snd_buf = "4MB"
+rcv_buf = "4MB"
+[dumbbell.bottleneck]
+rate = "20Mbps"
+delay = "20ms"
+queue = "1bdp"
+[[flows]]
+cca = "cubic"
+"#;
+
+#[test]
+fn wave_tracks_capacity_with_bursts_and_an_empty_queue() {
+    let (s, _) = run(SMALL_PIPE, &["flows.0.cca=wave"]);
+    let f = &s.flows[0];
+    assert_eq!(f.cca, "TcpWave");
+    // Proactive rate control: no queue build-up, so no loss, RTT near the 40 ms base...
+    assert_eq!(f.retx_segments, 0);
+    assert!(f.rtt_p95_ms.unwrap() < 50.0, "{:?}", f.rtt_p95_ms);
+    // ...while the bursts still carry most of the 19.3 Mb/s the link offers to payload.
+    assert!(f.goodput_mbps > 14.0, "{}", f.goodput_mbps);
+}
+
+#[test]
+fn bbr_keeps_the_queue_short_where_cubic_fills_it() {
+    let (bbr, _) = run(SMALL_PIPE, &["flows.0.cca=bbr"]);
+    let (cubic, _) = run(SMALL_PIPE, &[]);
+    let (b, c) = (&bbr.flows[0], &cubic.flows[0]);
+    assert!(b.goodput_mbps > 17.0, "{}", b.goodput_mbps);
+    assert!(b.rtt_p50_ms.unwrap() < c.rtt_p50_ms.unwrap() - 10.0);
+}
+
+#[test]
+fn siad_fills_the_link() {
+    let (s, _) = run(SMALL_PIPE, &["flows.0.cca=siad"]);
+    assert_eq!(s.flows[0].cca, "TcpSiad");
+    assert!(
+        s.flows[0].goodput_mbps > 17.0,
+        "{}",
+        s.flows[0].goodput_mbps
+    );
+}

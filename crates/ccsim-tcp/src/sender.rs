@@ -44,6 +44,18 @@ pub struct SenderStats {
     pub fast_recoveries: u64,
 }
 
+/// Burst-mode bookkeeping (TCP Wave's TxTime timer; `ccsim_cca::wave` module docs, steps 2–3).
+#[derive(Clone, Debug, Default)]
+struct BurstState {
+    /// Next burst-timer expiry, once armed.
+    deadline: Option<Time>,
+    /// Segments sent in the current transmission attempt.
+    sent_in_attempt: u32,
+    /// The current attempt follows a timer expiry: report it even if it sends nothing, then
+    /// re-arm the timer.
+    after_expiry: bool,
+}
+
 pub struct TcpSender {
     cfg: TcpConfig,
     pub tcb: TcpState,
@@ -55,6 +67,8 @@ pub struct TcpSender {
     policy: RecoveryPolicy,
     /// Delivery-rate samples, kept for full-control algorithms.
     rate: Option<RateEstimator>,
+    /// Burst mode (TCP Wave): a self-managed timer releases bursts; see [`BurstState`].
+    burst: Option<BurstState>,
     sb: Scoreboard,
     rtt: RttEstimator,
     recovery: Recovery,
@@ -106,6 +120,7 @@ impl TcpSender {
             full_control,
             policy,
             rate: full_control.then(RateEstimator::default),
+            burst: cca.burst_interval().map(|_| BurstState::default()),
             cca,
             sb,
             rtt: RttEstimator::default(),
@@ -542,6 +557,14 @@ impl TcpSender {
                 self.cca.on_timer(&mut self.tcb);
             }
         }
+        if let Some(b) = self.burst.as_mut() {
+            if b.deadline.is_some_and(|d| d <= now) {
+                b.deadline = None;
+                b.after_expiry = true;
+                b.sent_in_attempt = 0;
+                self.cca.on_burst_timer(&mut self.tcb);
+            }
+        }
         match self.rto_deadline {
             Some(deadline) if deadline <= now => {}
             _ => return,
@@ -603,6 +626,9 @@ impl TcpSender {
     /// Next time this sender needs `on_timer` (RTO, pacing release or the algorithm's own).
     pub fn next_timer(&self) -> Option<Time> {
         let mut t = self.rto_deadline;
+        if let Some(d) = self.burst.as_ref().and_then(|b| b.deadline) {
+            t = Some(t.map_or(d, |x| x.min(d)));
+        }
         if let Some(c) = self.cca.next_timer() {
             t = Some(t.map_or(c, |x| x.min(c)));
         }
@@ -613,7 +639,49 @@ impl TcpSender {
     }
 
     /// The next segment to put on the wire now, if the window, pacing and data allow one.
+    /// The owner calls it until it returns `None`; that ends one transmission attempt.
     pub fn poll_transmit(&mut self, now: Time) -> Option<TcpSegment> {
+        if let Some(b) = self.burst.as_ref() {
+            // Burst mode: at most `send_quantum` segments per attempt, back to back.
+            let quantum = self.cca.send_quantum().unwrap_or(u32::MAX);
+            let seg = if b.sent_in_attempt < quantum {
+                self.poll_transmit_inner(now)
+            } else {
+                None
+            };
+            self.after_burst_poll(now, seg.is_some());
+            return seg;
+        }
+        self.poll_transmit_inner(now)
+    }
+
+    /// Burst-mode accounting around one `poll_transmit` (Wave module docs, steps 2–3).
+    fn after_burst_poll(&mut self, now: Time, sent: bool) {
+        let Some(b) = self.burst.as_mut() else { return };
+        if sent {
+            b.sent_in_attempt += 1;
+            return;
+        }
+        if self.phase != Phase::Established {
+            return;
+        }
+        let n = b.sent_in_attempt;
+        let report = b.after_expiry || n > 0;
+        let rearm = b.after_expiry || (b.deadline.is_none() && n > 0);
+        b.after_expiry = false;
+        b.sent_in_attempt = 0;
+        if report {
+            self.cca.on_burst_sent(&mut self.tcb, n);
+        }
+        if rearm {
+            let interval = self.cca.burst_interval().unwrap_or(Time::from_millis(200));
+            if let Some(b) = self.burst.as_mut() {
+                b.deadline = Some(now + interval);
+            }
+        }
+    }
+
+    fn poll_transmit_inner(&mut self, now: Time) -> Option<TcpSegment> {
         self.tcb.now = now;
         match self.phase {
             Phase::SynSent if self.syn_due => return Some(self.make_syn(now)),

@@ -163,3 +163,88 @@ fn finite_transfer_stops_at_the_last_byte() {
     assert!(s.is_complete());
     assert_eq!(s.next_timer(), None, "nothing outstanding: no RTO armed");
 }
+
+#[test]
+fn tahoe_slow_starts_after_every_loss() {
+    let mut s = sender("tahoe");
+    drain(&mut s, ms(100));
+    // Segment 0 lost, 1..=3 SACKed: the third duplicate ACK is Tahoe's fast retransmit.
+    s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+    assert_eq!(
+        s.tcb.cong_state,
+        CongState::Loss,
+        "no fast recovery in Tahoe"
+    );
+    assert_eq!(s.tcb.cwnd, MSS, "cwnd back to one segment");
+    assert_eq!(
+        s.tcb.ssthresh,
+        5 * MSS,
+        "ssthresh = max(cwnd/2, 2 MSS) with cwnd 10 MSS"
+    );
+    let out = drain(&mut s, ms(200));
+    assert_eq!(
+        out.len(),
+        1,
+        "one segment in flight after the loss: {out:?}"
+    );
+    assert!(out[0].retransmission && out[0].seq == 1);
+    assert_eq!(s.stats.rto_count, 0, "a fast retransmit, not a timeout");
+    // The retransmission is ACKed together with the SACKed 1..=3: slow start again.
+    s.on_segment(ms(300), &ack(4, &[], 200));
+    assert_eq!(s.tcb.cwnd, 2 * MSS);
+}
+
+/// Two segments of one window lost (0 and 5): what the first retransmission's ACK does.
+fn two_losses(cca: &str) -> TcpSender {
+    let mut s = sender(cca);
+    drain(&mut s, ms(100));
+    s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 5)], 100));
+    s.on_segment(ms(200), &ack(0, &[(6, 7), (1, 5)], 100));
+    assert_eq!(s.tcb.cong_state, CongState::Recovery);
+    drain(&mut s, ms(200));
+    // The retransmitted segment 0 arrives: the receiver now ACKs up to the second hole.
+    s.on_segment(ms(300), &ack(5, &[(6, 7)], 200));
+    s
+}
+
+#[test]
+fn reno_leaves_recovery_on_a_partial_ack() {
+    let mut s = two_losses("reno");
+    assert_eq!(
+        s.tcb.cong_state,
+        CongState::Open,
+        "RFC 5681: any new ACK ends fast recovery"
+    );
+    // Deflated to ssthresh (then at most one congestion-avoidance step).
+    assert!(
+        s.tcb.cwnd >= s.tcb.ssthresh && s.tcb.cwnd <= s.tcb.ssthresh + MSS,
+        "{}",
+        s.tcb.cwnd
+    );
+    let out = drain(&mut s, ms(300));
+    assert!(
+        out.iter()
+            .all(|x| x.seq != 1 + 5 * MSS as u64 || !x.retransmission),
+        "no partial-ACK retransmission of the second hole: {out:?}"
+    );
+}
+
+#[test]
+fn newreno_retransmits_the_next_hole_on_a_partial_ack() {
+    let mut s = two_losses("newreno");
+    assert_eq!(
+        s.tcb.cong_state,
+        CongState::Recovery,
+        "RFC 6582: stay until `recover`"
+    );
+    let out = drain(&mut s, ms(300));
+    assert!(
+        out[0].retransmission && out[0].seq == 1 + 5 * MSS as u64,
+        "{out:?}"
+    );
+}
