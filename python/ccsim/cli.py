@@ -46,12 +46,36 @@ def summary_table(summary: dict[str, Any]) -> str:
     drops = [q for q in summary["queues"] if q["drops"]]
     if drops:
         lines.append("drops: " + ", ".join(f"{q['id']} {q['drops']}" for q in drops))
+    lines.extend(radio_lines(summary.get("radio") or {}))
     lines.append(
         f"{summary['duration_s']:.1f} s simulated in {summary['wall_s']:.2f} s wall "
         f"({summary['sim_speed']:.0f}x real time), {summary['events']:,} events "
         f"({summary['events_per_s'] / 1e6:.1f} M events/s)"
     )
     return "\n".join(lines)
+
+
+def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
+    """Summary lines for the radio side of a run (nothing without radio)."""
+    out = []
+    ues = radio.get("ues", [])
+    for u in ues[:max_ues]:
+        lost = u["lost_radio"] + u["lost_handover_flush"] + u["lost_forward_overflow"]
+        out.append(
+            f"radio {u['name']}: {u['handovers']} handovers, {u['rlc_drops']} RLC drops, "
+            f"{lost} radio losses, {u['delivered_bytes'] / 1e6:.1f} MB delivered"
+        )
+    if len(ues) > max_ues:
+        out.append(f"radio: {len(ues) - max_ues} more UEs in summary.json")
+    for t in radio.get("trace_links", []):
+        out.append(f"trace link {t['name']}: {t['delivered_packets']} packets, {t['drops']} drops")
+    v = radio.get("vertical_handover")
+    if v:
+        out.append(
+            f"vertical handover {v['links'][0]}/{v['links'][1]}: {v['lost_packets']} packets "
+            f"lost in outages, {v['flushed_packets']} flushed from the old link"
+        )
+    return out
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -68,7 +92,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     out = Path(args.out) if args.out else Path("results") / path.stem
     try:
-        rd = ResultDir(out, sim.link_names())
+        rd = ResultDir(out, sim.link_names(), sim.radio_names())
     except (FileExistsError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -84,11 +108,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.no_plot:
             import pandas as pd
 
-            from ccsim.plots import overview
+            from ccsim.plots import overview, radio_profile
 
             fs = pd.read_parquet(rd.tmp / "flow_timeseries.parquet")
             qs = pd.read_parquet(rd.tmp / "queue_timeseries.parquet")
             overview(fs, qs, summary, rd.plots_dir / "overview.png", title=summary.get("scenario"))
+            if rd.has_radio:
+                rs = pd.read_parquet(rd.tmp / "radio_timeseries.parquet")
+                radio_profile(
+                    rs,
+                    fs,
+                    summary,
+                    rd.plots_dir / "radio_profile.png",
+                    title=summary.get("scenario"),
+                )
         final = rd.commit()
     except BaseException:
         bar.close()
@@ -98,9 +131,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(summary_table(summary))
-        print(
-            f"results: {final}/" + ("" if args.no_plot else f"  plot: {final}/plots/overview.png")
-        )
+        plots = "" if args.no_plot else f"  plot: {final}/plots/overview.png"
+        if not args.no_plot and (final / "plots" / "radio_profile.png").exists():
+            plots += f", {final}/plots/radio_profile.png"
+        print(f"results: {final}/" + plots)
     return 0
 
 

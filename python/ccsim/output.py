@@ -11,7 +11,9 @@ Layout of DIR:
   queues.parquet            one row per link queue
   flow_timeseries.parquet   per sample and flow: cwnd, ssthresh, srtt, goodput, ...
   queue_timeseries.parquet  per sample and link: queue packets/bytes, drops, rate
+  radio_timeseries.parquet  per sample and UE (radio scenarios): SINR, serving cell, LOS, RLC
   plots/overview.png        cwnd, goodput, RTT and bottleneck queue over time
+  plots/radio_profile.png   SINR along the path, NLOS shaded, coloured by serving cell
 """
 
 from __future__ import annotations
@@ -56,7 +58,12 @@ class SeriesWriter:
 class ResultDir:
     """A results directory being written; `commit` moves it into place."""
 
-    def __init__(self, final: Path, link_names: list[str]) -> None:
+    def __init__(
+        self,
+        final: Path,
+        link_names: list[str],
+        radio_names: tuple[list[str], list[str]] = ([], []),
+    ) -> None:
         self.final = final
         final.parent.mkdir(parents=True, exist_ok=True)
         if final.exists() and not final.is_dir():
@@ -75,14 +82,35 @@ class ResultDir:
             self.tmp / "queue_timeseries.parquet",
             {"link_name": lambda c: link_arr.take(pa.array(c["link"]))},
         )
+        ue_arr = pa.array(radio_names[0], pa.string())
+        cell_arr = pa.array(radio_names[1], pa.string())
+        self.radio_series = SeriesWriter(
+            self.tmp / "radio_timeseries.parquet",
+            {
+                "ue_name": lambda c: ue_arr.take(pa.array(c["ue"])),
+                "cell_name": lambda c: cell_arr.take(pa.array(c["serving_cell"])),
+            },
+        )
 
-    def on_chunk(self, flows: dict[str, np.ndarray], queues: dict[str, np.ndarray]) -> None:
+    def on_chunk(
+        self,
+        flows: dict[str, np.ndarray],
+        queues: dict[str, np.ndarray],
+        radio: dict[str, np.ndarray] | None = None,
+    ) -> None:
         self.flow_series.write(flows)
         self.queue_series.write(queues)
+        if radio is not None:
+            self.radio_series.write(radio)
+
+    @property
+    def has_radio(self) -> bool:
+        return self.radio_series.rows > 0
 
     def finish(self, summary: dict[str, Any], scenario: dict[str, Any]) -> None:
         self.flow_series.close()
         self.queue_series.close()
+        self.radio_series.close()
         (self.tmp / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (self.tmp / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n")
         pd.DataFrame(summary["flows"]).to_parquet(self.tmp / "flows.parquet", index=False)
@@ -101,7 +129,7 @@ class ResultDir:
         return self.final
 
     def abort(self) -> None:
-        for w in (self.flow_series, self.queue_series):
+        for w in (self.flow_series, self.queue_series, self.radio_series):
             try:
                 w.close()
             except Exception:  # noqa: BLE001 - best effort while failing

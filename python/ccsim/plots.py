@@ -50,3 +50,115 @@ def overview(
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _runs(values: pd.Series) -> list[tuple[int, int]]:
+    """[start, end) index ranges over which `values` is constant."""
+    v = values.to_numpy()
+    if not len(v):
+        return []
+    cuts = [0, *(i for i in range(1, len(v)) if v[i] != v[i - 1]), len(v)]
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
+def radio_profile(
+    radio_series: pd.DataFrame,
+    flow_series: pd.DataFrame,
+    summary: dict,
+    path: Path,
+    title: str | None = None,
+    max_ues: int = 3,
+) -> Path:
+    """The radio view of a run (seed 000 Fig. 3(b) style), sharing the time axis:
+
+    - per UE (the first `max_ues`): SINR towards the serving cell, the line coloured by the
+      serving cell, handovers as dotted lines, and the exact NLOS periods towards each cell
+      shaded in that cell's colour (one horizontal band per cell when there are several);
+    - throughput: each flow's goodput and each UE's radio delivery rate;
+    - RTT: each flow's smoothed RTT;
+    - RLC buffer occupancy per UE.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    radio = summary.get("radio") or {}
+    cells = radio.get("cells", [])
+    ues = radio.get("ues", [])
+    nlos = radio.get("nlos") or []
+    shown = ues[:max_ues]
+    n_cells = max(len(cells), 1)
+    colours = plt.get_cmap("tab10")
+    cell_colour = {c["id"]: colours(c["id"] % 10) for c in cells}
+
+    rows = len(shown) + 3
+    fig, axes = plt.subplots(rows, 1, figsize=(10, 2.3 * rows + 1), sharex=True, squeeze=False)
+    axes = axes[:, 0]
+    for ax, ue in zip(axes, shown):
+        g = radio_series[radio_series["ue"] == ue["id"]]
+        for c in cells:
+            k = c["id"]
+            band = (k / n_cells, (k + 1) / n_cells) if n_cells > 1 else (0.0, 1.0)
+            for iv in nlos:
+                if iv["ue"] == ue["id"] and iv["cell"] == k:
+                    ax.axvspan(
+                        iv["start_s"],
+                        iv["end_s"],
+                        ymin=band[0],
+                        ymax=band[1],
+                        color=cell_colour[k],
+                        alpha=0.18,
+                        lw=0,
+                    )
+        t = g["t_s"].to_numpy()
+        sinr = g["sinr_db"].to_numpy()
+        for a, b in _runs(g["serving_cell"]):
+            cell = int(g["serving_cell"].iloc[a])
+            # Join each run to the next sample so the line stays continuous.
+            hi = min(b + 1, len(t))
+            ax.plot(t[a:hi], sinr[a:hi], color=cell_colour.get(cell, "k"), lw=1.3)
+        for h in radio.get("handovers") or []:
+            if h["ue"] == ue["id"]:
+                ax.axvline(h["t_s"], color="0.3", ls=":", lw=0.8)
+        ax.set_ylabel(f"{ue['name']}\nSINR (dB)")
+        handles = [
+            plt.Line2D([], [], color=cell_colour[c["id"]], lw=2, label=f"serving {c['name']}")
+            for c in cells
+            if (g["serving_cell"] == c["id"]).any()
+        ]
+        handles += [
+            Patch(color=cell_colour[c["id"]], alpha=0.25, label=f"NLOS to {c['name']}")
+            for c in cells
+            if any(iv["ue"] == ue["id"] and iv["cell"] == c["id"] for iv in nlos)
+        ]
+        if handles:
+            ax.legend(handles=handles, loc="lower left", fontsize=7, ncol=min(len(handles), 4))
+    names = {f["id"]: f"flow {f['id']} ({f['cca']}, {f['dst']})" for f in summary["flows"]}
+    ax_tp, ax_rtt, ax_rlc = axes[len(shown)], axes[len(shown) + 1], axes[len(shown) + 2]
+    many = len(names) > 10
+    for fid, g in flow_series.groupby("flow"):
+        label = None if many else names.get(int(fid), f"flow {fid}")
+        ax_tp.plot(g["t_s"], g["goodput_mbps"], lw=1, label=label)
+        ax_rtt.plot(g["t_s"], g["srtt_ms"], lw=1, label=label)
+    for ue in shown:
+        g = radio_series[radio_series["ue"] == ue["id"]]
+        ax_tp.plot(g["t_s"], g["radio_mbps"], lw=0.8, ls="--", label=f"{ue['name']} radio")
+        ax_rlc.plot(g["t_s"], g["rlc_bytes"] / 1e6, lw=1, label=ue["name"])
+    ax_tp.set_ylabel("throughput (Mb/s)")
+    ax_rtt.set_ylabel("smoothed RTT (ms)")
+    ax_rlc.set_ylabel("RLC buffer (MB)")
+    ax_rlc.set_xlabel("time (s)")
+    for ax in (ax_tp, ax_rtt, ax_rlc):
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper right", fontsize=7)
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    extra = f" (first {len(shown)} of {len(ues)} UEs)" if len(ues) > len(shown) else ""
+    fig.suptitle((title or summary.get("scenario") or "ccsim run") + " — radio profile" + extra)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -60,9 +60,10 @@ def load(
         if not path.is_file():
             raise FileNotFoundError(f"scenario file not found: {path}")
         text = path.read_text(encoding="utf-8")
+        base = str(path.resolve().parent)
         if path.suffix == ".json":
-            return Simulation.from_json(text, ov)
-        return Simulation.from_toml(text, ov)
+            return Simulation.from_json(text, ov, base)
+        return Simulation.from_toml(text, ov, base)
     return Simulation.from_toml(text_or_path, ov)
 
 
@@ -70,13 +71,17 @@ def _columns(raw: Mapping[str, tuple[str, bytes]]) -> dict[str, np.ndarray]:
     return {name: np.frombuffer(buf, dtype=np.dtype(dt)) for name, (dt, buf) in raw.items()}
 
 
+Columns = dict[str, np.ndarray]
+
+
 def execute(
     sim: Simulation,
-    on_chunk: Callable[[dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None,
+    on_chunk: Callable[[Columns, Columns, Columns], None] | None = None,
     progress: Callable[[float, float, float], None] | None = None,
 ) -> float:
-    """Runs `sim` to the end in slices, handing each slice's series to `on_chunk` and
-    calling `progress(now_s, duration_s, wall_s)`. Returns the wall time in seconds."""
+    """Runs `sim` to the end in slices, handing each slice's series (flows, queues, radio)
+    to `on_chunk` and calling `progress(now_s, duration_s, wall_s)`. Returns the wall time
+    in seconds."""
     start = time.perf_counter()
     duration = sim.duration_s
     step = duration / _SLICES
@@ -85,14 +90,14 @@ def execute(
         k += 1
         sim.run_until(min(duration, k * step))
         if on_chunk is not None:
-            flows, queues = sim.drain_series()
-            on_chunk(_columns(flows), _columns(queues))
+            flows, queues, radio = sim.drain_series()
+            on_chunk(_columns(flows), _columns(queues), _columns(radio))
         if progress is not None:
             progress(sim.now_s, duration, time.perf_counter() - start)
     if on_chunk is not None:
-        flows, queues = sim.drain_series()
-        if len(flows["t_s"][1]) or len(queues["t_s"][1]):
-            on_chunk(_columns(flows), _columns(queues))
+        flows, queues, radio = sim.drain_series()
+        if len(flows["t_s"][1]) or len(queues["t_s"][1]) or len(radio["t_s"][1]):
+            on_chunk(_columns(flows), _columns(queues), _columns(radio))
     return time.perf_counter() - start
 
 
@@ -104,6 +109,8 @@ class Result:
     flow_series: pd.DataFrame
     queue_series: pd.DataFrame
     scenario: dict[str, Any] = field(default_factory=dict)
+    #: Per UE and sample: SINR, serving cell, LOS, RLC occupancy... (empty without radio).
+    radio_series: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def flows(self) -> pd.DataFrame:
@@ -146,6 +153,16 @@ def series_frames(
     return fs, qs
 
 
+def radio_frame(chunks: list[Columns], ue_names: list[str], cell_names: list[str]) -> pd.DataFrame:
+    """The radio series as one DataFrame, with `ue_name` and `cell_name` columns."""
+    if not chunks:
+        return pd.DataFrame()
+    rs = pd.DataFrame({k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]})
+    rs.insert(2, "ue_name", pd.Categorical.from_codes(rs["ue"].astype(int), ue_names))
+    rs.insert(5, "cell_name", pd.Categorical.from_codes(rs["serving_cell"].astype(int), cell_names))
+    return rs
+
+
 def run(
     scenario: str | os.PathLike | Mapping[str, Any],
     set: Sequence[str] | None = None,  # noqa: A002
@@ -154,16 +171,20 @@ def run(
     """Runs a scenario to the end and returns a :class:`Result` (the GIL is released while
     the core runs)."""
     sim = load(scenario, set, **overrides)
-    flow_chunks: list[dict[str, np.ndarray]] = []
-    queue_chunks: list[dict[str, np.ndarray]] = []
+    flow_chunks: list[Columns] = []
+    queue_chunks: list[Columns] = []
+    radio_chunks: list[Columns] = []
 
-    def keep(f: dict[str, np.ndarray], q: dict[str, np.ndarray]) -> None:
+    def keep(f: Columns, q: Columns, r: Columns) -> None:
         flow_chunks.append(f)
         queue_chunks.append(q)
+        if len(r["t_s"]):
+            radio_chunks.append(r)
 
     wall = execute(sim, keep)
     fs, qs = series_frames(flow_chunks, queue_chunks, sim.link_names())
-    return Result(finish_summary(sim, wall), fs, qs, json.loads(sim.scenario_json()))
+    rs = radio_frame(radio_chunks, *sim.radio_names())
+    return Result(finish_summary(sim, wall), fs, qs, json.loads(sim.scenario_json()), rs)
 
 
 __all__ = ["Result", "ScenarioError", "execute", "load", "run"]

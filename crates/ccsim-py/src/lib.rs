@@ -45,18 +45,23 @@ impl PySimulation {
 
 #[pymethods]
 impl PySimulation {
-    /// Builds a simulation from TOML text and `key.path=value` overrides.
+    /// Builds a simulation from TOML text and `key.path=value` overrides. `base_dir` is the
+    /// directory relative file paths in the scenario (traces) are read from.
     #[staticmethod]
-    #[pyo3(signature = (text, overrides=Vec::new()))]
-    fn from_toml(text: &str, overrides: Vec<String>) -> PyResult<Self> {
-        make(scenario_from_toml(text, &overrides).map_err(scenario_err)?)
+    #[pyo3(signature = (text, overrides=Vec::new(), base_dir=None))]
+    fn from_toml(text: &str, overrides: Vec<String>, base_dir: Option<String>) -> PyResult<Self> {
+        let mut s = scenario_from_toml(text, &overrides).map_err(scenario_err)?;
+        s.base_dir = base_dir.map(Into::into);
+        make(s)
     }
 
     /// Builds a simulation from JSON text (same schema as TOML).
     #[staticmethod]
-    #[pyo3(signature = (text, overrides=Vec::new()))]
-    fn from_json(text: &str, overrides: Vec<String>) -> PyResult<Self> {
-        make(scenario_from_json(text, &overrides).map_err(scenario_err)?)
+    #[pyo3(signature = (text, overrides=Vec::new(), base_dir=None))]
+    fn from_json(text: &str, overrides: Vec<String>, base_dir: Option<String>) -> PyResult<Self> {
+        let mut s = scenario_from_json(text, &overrides).map_err(scenario_err)?;
+        s.base_dir = base_dir.map(Into::into);
+        make(s)
     }
 
     #[getter]
@@ -121,15 +126,27 @@ impl PySimulation {
         self.sim().link_names()
     }
 
-    /// Takes the time-series rows collected since the last call: two dicts (flows, queues)
-    /// mapping column name to (numpy dtype string, little-endian bytes).
+    /// (UE names, cell names) of the radio, indexed as in the radio series.
+    fn radio_names(&self) -> (Vec<String>, Vec<String>) {
+        self.sim().radio_names()
+    }
+
+    /// Takes the time-series rows collected since the last call: three dicts (flows, queues,
+    /// radio) mapping column name to (numpy dtype string, little-endian bytes). The radio
+    /// dict has no rows without a `[radio]` section.
+    #[allow(clippy::type_complexity)]
     fn drain_series<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
-        let (f, q) = self.sim().drain_series();
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let (f, q, r) = {
+            let mut sim = self.sim();
+            let (f, q) = sim.drain_series();
+            (f, q, sim.drain_radio_series())
+        };
         let fd = PyDict::new(py);
         let qd = PyDict::new(py);
+        let rd = PyDict::new(py);
         fn put<'py, T: Copy>(
             py: Python<'py>,
             d: &Bound<'py, PyDict>,
@@ -163,7 +180,32 @@ impl PySimulation {
         put(py, &qd, "bytes", "<u8", &q.bytes, u64le)?;
         put(py, &qd, "drops", "<u8", &q.drops, u64le)?;
         put(py, &qd, "rate_bps", "<u8", &q.rate_bps, u64le)?;
-        Ok((fd, qd))
+        let b1 = |x: bool| vec![x as u8];
+        put(py, &rd, "t_s", "<f8", &r.t_s, f64le)?;
+        put(py, &rd, "ue", "<u4", &r.ue, u32le)?;
+        put(py, &rd, "x_m", "<f8", &r.x_m, f64le)?;
+        put(py, &rd, "y_m", "<f8", &r.y_m, f64le)?;
+        put(py, &rd, "serving_cell", "<u4", &r.serving_cell, u32le)?;
+        put(py, &rd, "lte", "?", &r.lte, b1)?;
+        put(py, &rd, "los", "?", &r.los, b1)?;
+        put(py, &rd, "sinr_db", "<f8", &r.sinr_db, f64le)?;
+        put(
+            py,
+            &rd,
+            "best_mmwave_sinr_db",
+            "<f8",
+            &r.best_mmwave_sinr_db,
+            f64le,
+        )?;
+        put(py, &rd, "in_handover", "?", &r.in_handover, b1)?;
+        put(py, &rd, "handovers", "<u4", &r.handovers, u32le)?;
+        put(py, &rd, "rlc_bytes", "<u8", &r.rlc_bytes, u64le)?;
+        put(py, &rd, "rlc_packets", "<u8", &r.rlc_packets, u64le)?;
+        put(py, &rd, "rlc_drops", "<u8", &r.rlc_drops, u64le)?;
+        put(py, &rd, "radio_losses", "<u8", &r.radio_losses, u64le)?;
+        put(py, &rd, "delivered_bytes", "<u8", &r.delivered_bytes, u64le)?;
+        put(py, &rd, "radio_mbps", "<f8", &r.radio_mbps, f64le)?;
+        Ok((fd, qd, rd))
     }
 }
 

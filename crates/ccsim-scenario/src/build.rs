@@ -291,6 +291,7 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
         }
         nodes.push(n.name.clone());
     }
+    crate::radio_spec::add_nodes(s, &mut nodes)?;
     let find = |name: &str, path: String| -> Result<NodeId, ScenarioError> {
         nodes
             .iter()
@@ -369,7 +370,11 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
             })?;
         routes.set(at, dst, LinkId(link as u32));
     }
+    // Radio and trace hops route like links but are not links (ids past the real ones).
+    let real = links.len();
+    links.extend(crate::radio_spec::pseudo_links(s, &nodes)?);
     routes.fill_shortest_paths(&links);
+    links.truncate(real);
     Ok(Topology {
         nodes,
         links,
@@ -401,7 +406,18 @@ fn seed_randomised_algorithm(
 
 /// Builds the world the scenario describes, or says precisely what is wrong with it.
 pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
-    let has_explicit = !s.nodes.is_empty() || !s.links.is_empty();
+    let has_radio = s.radio.is_some() || !s.trace_links.is_empty();
+    let has_explicit = !s.nodes.is_empty() || !s.links.is_empty() || has_radio;
+    if s.dumbbell.is_some() && has_radio {
+        return Err(ScenarioError::new(
+            if s.radio.is_some() {
+                "radio"
+            } else {
+                "trace_links"
+            },
+            "radio and trace links need an explicit topology ([[nodes]]/[[links]]), not [dumbbell]",
+        ));
+    }
     if s.dumbbell.is_some() && has_explicit {
         return Err(ScenarioError::new(
             "dumbbell",
@@ -532,7 +548,9 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             k as u32, src, dst, start, bytes, sender, receiver,
         ));
     }
-    Ok(World::new(
+    let radio =
+        crate::radio_glue::RadioGlue::build(s, &topo.nodes, &topo.links, s.run.duration.time())?;
+    let mut world = World::new(
         topo.nodes,
         topo.links,
         topo.routes,
@@ -540,5 +558,9 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         topo.changes,
         s.run.duration.time(),
         s.output.sample_interval.time(),
-    ))
+    );
+    if let Some(glue) = radio {
+        world.attach_radio(glue);
+    }
+    Ok(world)
 }

@@ -31,6 +31,21 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
     pub output: OutputConfig,
+    /// Radio access network (mmWave/LTE cells, moving UEs, obstacles, handover): the
+    /// `[radio]` table, see `docs/radio.md`. Kept as a table so that every key can be
+    /// overridden alone; [`crate::load`] fills in every default and validates it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radio: Option<toml::Table>,
+    /// Trace-driven (Mahimahi) links, one direction each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trace_links: Vec<crate::radio_spec::TraceLinkSpec>,
+    /// A vertical handover between two parallel links (seed 003).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertical_handover: Option<crate::radio_spec::VerticalHandoverSpec>,
+    /// Directory that relative file paths in the scenario (traces) are read from: the
+    /// scenario file's directory when it was read from a file (not part of the schema).
+    #[serde(skip)]
+    pub base_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

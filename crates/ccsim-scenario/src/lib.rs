@@ -9,6 +9,8 @@ pub mod config;
 pub mod error;
 pub mod load;
 pub mod metrics;
+pub mod radio_glue;
+pub mod radio_spec;
 pub mod units;
 pub mod world;
 
@@ -88,6 +90,24 @@ impl Simulation {
         self.world.series.drain()
     }
 
+    /// Radio time-series rows (one per UE and sample) collected since the last drain; empty
+    /// without a `[radio]` section.
+    pub fn drain_radio_series(&mut self) -> radio_glue::RadioSeries {
+        self.world
+            .radio
+            .as_deref_mut()
+            .map(|g| g.drain())
+            .unwrap_or_default()
+    }
+
+    /// Names of the radio UEs and cells, indexed as in the radio series.
+    pub fn radio_names(&self) -> (Vec<String>, Vec<String>) {
+        self.world
+            .radio
+            .as_deref()
+            .map_or((Vec::new(), Vec::new()), |g| (g.ue_names(), g.cell_names()))
+    }
+
     /// Names of the links, indexed as in the queue series.
     pub fn link_names(&self) -> Vec<String> {
         self.world.links.iter().map(|l| l.name.clone()).collect()
@@ -127,6 +147,7 @@ impl Simulation {
             flows,
             queues,
             events: w.events_processed(),
+            radio: w.radio.as_ref().map(|g| g.summary()),
         }
     }
 }

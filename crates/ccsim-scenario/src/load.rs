@@ -43,11 +43,13 @@ fn line_hint(text: &str, span: Option<std::ops::Range<usize>>) -> String {
 }
 
 fn scenario_from_value(value: toml::Value) -> Result<Scenario, ScenarioError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    let mut s: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
         ScenarioError::new(path, e.inner().to_string())
-    })
+    })?;
+    crate::radio_spec::normalize(&mut s)?;
+    Ok(s)
 }
 
 /// Applies `a.b.c=value`: the value is read as a TOML literal when it is one (`5`, `true`,

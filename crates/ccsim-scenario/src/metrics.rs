@@ -182,6 +182,9 @@ pub struct Summary {
     pub jain_index: Option<f64>,
     pub queues: Vec<QueueSummary>,
     pub events: u64,
+    /// Radio counters, handovers and NLOS intervals (scenarios with radio or trace links).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radio: Option<crate::radio_glue::RadioSummary>,
 }
 
 pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {

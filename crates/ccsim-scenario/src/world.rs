@@ -6,6 +6,7 @@
 //! stale timer event (its deadline moved) is recognised by its time and ignored.
 
 use crate::metrics::{FlowMetrics, Series};
+use crate::radio_glue::RadioGlue;
 use ccsim_core::{EventQueue, Time};
 use ccsim_net::{Link, LinkId, NodeId, Packet, PacketArena, PacketId, RoutingTable, TcpSegment};
 use ccsim_tcp::{TcpReceiver, TcpSender};
@@ -21,6 +22,12 @@ pub enum Event {
     ReceiverTimer(u32),
     LinkChange(u32),
     Sample,
+    /// A radio component's deadline: 0 = the RAN, k ≥ 1 = trace link k − 1.
+    Radio(u32),
+    /// A packet reaches a node without a link (a radio delivery or an uplink arrival).
+    ArriveAt(NodeId, PacketId),
+    /// Vertical handover event `i` starts its outage.
+    VerticalHandover(u32),
 }
 
 /// A scheduled change of a link's rate and/or delay.
@@ -72,7 +79,7 @@ impl Flow {
 
 pub struct World {
     pub(crate) queue: EventQueue<Event>,
-    packets: PacketArena,
+    pub(crate) packets: PacketArena,
     pub nodes: Vec<String>,
     pub links: Vec<Link>,
     routes: RoutingTable,
@@ -83,6 +90,8 @@ pub struct World {
     pub series: Series,
     /// Packets dropped because no route led to their destination.
     pub unroutable: u64,
+    /// Radio access, trace-driven links and vertical handover, if the scenario has any.
+    pub radio: Option<Box<RadioGlue>>,
 }
 
 impl World {
@@ -116,7 +125,14 @@ impl World {
             sample_interval,
             series: Series::default(),
             unroutable: 0,
+            radio: None,
         }
+    }
+
+    /// Adds the radio side (before the run starts) and schedules its first events.
+    pub fn attach_radio(&mut self, mut glue: RadioGlue) {
+        glue.start(&mut self.queue);
+        self.radio = Some(Box::new(glue));
     }
 
     pub fn now(&self) -> Time {
@@ -177,8 +193,22 @@ impl World {
                     link.delay = d;
                 }
             }
+            Event::Radio(k) => {
+                if let Some(g) = self.radio.as_deref_mut() {
+                    g.on_event(now, k, &mut self.packets, &mut self.queue);
+                }
+            }
+            Event::ArriveAt(node, p) => self.forward(now, node, p),
+            Event::VerticalHandover(i) => {
+                if let Some(g) = self.radio.as_deref_mut() {
+                    g.on_vertical_handover(now, i, &mut self.links, &mut self.packets);
+                }
+            }
             Event::Sample => {
                 self.series.record(now, &self.flows, &self.links);
+                if let Some(g) = self.radio.as_deref_mut() {
+                    g.record(now);
+                }
                 let next = now + self.sample_interval;
                 if next <= self.end {
                     self.queue.schedule(next, Event::Sample);
@@ -258,6 +288,13 @@ impl World {
             self.unroutable += 1;
             self.packets.remove(id);
             return;
+        };
+        let l = match self.radio.as_deref_mut() {
+            None => l,
+            Some(g) => match g.steer(now, l, id, &mut self.packets, &mut self.queue) {
+                Some(l) => l,
+                None => return,
+            },
         };
         let bytes = self.packets.get(id).ip_bytes;
         let link = &mut self.links[l.0 as usize];
