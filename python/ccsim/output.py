@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 
 
 class SeriesWriter:
-    """Appends column chunks to one Parquet file."""
+    """Appends column chunks to one Parquet file (an empty file if no rows ever come)."""
 
     def __init__(self, path: Path, extra: dict[str, Any] | None = None) -> None:
         self.path = path
@@ -51,6 +51,7 @@ class SeriesWriter:
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
+            self._writer = None
 
 
 class ResultDir:
@@ -80,9 +81,12 @@ class ResultDir:
         self.flow_series.write(flows)
         self.queue_series.write(queues)
 
-    def finish(self, summary: dict[str, Any], scenario: dict[str, Any]) -> None:
+    def close_series(self) -> None:
         self.flow_series.close()
         self.queue_series.close()
+
+    def finish(self, summary: dict[str, Any], scenario: dict[str, Any]) -> None:
+        self.close_series()
         (self.tmp / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (self.tmp / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n")
         pd.DataFrame(summary["flows"]).to_parquet(self.tmp / "flows.parquet", index=False)
