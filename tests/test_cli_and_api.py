@@ -116,3 +116,26 @@ def test_cca_replay_matches_shipped_vectors(tmp_path) -> None:
     replayed = json.loads(out.read_text())
     assert replayed["simulator"] == "ccsim"
     assert len(replayed["vectors"]) == len(json.loads(src.read_text())["vectors"])
+
+
+def test_blockage_metrics_before_during_after_and_recovery(tmp_path) -> None:
+    res = ccsim.run(
+        {
+            "run": {"duration": "6s"},
+            "tcp": {"mss": 1448, "snd_buf": "2MB", "rcv_buf": "2MB", "min_rto": "200ms"},
+            "dumbbell": {
+                "bottleneck": {
+                    "rate": "20Mbps",
+                    "delay": "10ms",
+                    "changes": [{"at": "2s", "rate": "2Mbps"}, {"at": "4s", "rate": "20Mbps"}],
+                }
+            },
+            "flows": [{"cca": "cubic"}],
+        }
+    )
+    (c,) = res.summary["link_changes"]
+    assert c["window_s"] == [2.0, 4.0]
+    assert c["goodput_before_mbps"] > 15.0
+    assert c["goodput_during_mbps"] < 4.0
+    assert c["goodput_after_mbps"] > 10.0
+    assert 0.0 < c["recovery_time_s"] < 2.0

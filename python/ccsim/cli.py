@@ -47,6 +47,12 @@ def summary_table(summary: dict[str, Any]) -> str:
     if drops:
         lines.append("drops: " + ", ".join(f"{q['id']} {q['drops']}" for q in drops))
     lines.extend(radio_lines(summary.get("radio") or {}))
+    for c in summary.get("link_changes") or []:
+        lines.append(
+            f"flow {c['flow']} around the link change {c['window_s'][0]:g}-{c['window_s'][1]:g} s: "
+            f"goodput before {_fmt(c['goodput_before_mbps'])}, during {_fmt(c['goodput_during_mbps'])}, "
+            f"after {_fmt(c['goodput_after_mbps'])} Mb/s; recovery {_fmt(c['recovery_time_s'], '.2f')} s"
+        )
     lines.append(
         f"{summary['duration_s']:.1f} s simulated in {summary['wall_s']:.2f} s wall "
         f"({summary['sim_speed']:.0f}x real time), {summary['events']:,} events "
@@ -104,13 +110,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         bar.close()
         summary = finish_summary(sim, wall)
         scenario = json.loads(sim.scenario_json())
+        rd.close_series()
+        import pandas as pd
+
+        from ccsim.analysis import link_change_metrics
+
+        fs = pd.read_parquet(rd.tmp / "flow_timeseries.parquet")
+        changes = link_change_metrics(fs, scenario, summary)
+        if changes is not None:
+            summary["link_changes"] = changes
         rd.finish(summary, scenario)
         if not args.no_plot:
-            import pandas as pd
-
             from ccsim.plots import overview, radio_profile
 
-            fs = pd.read_parquet(rd.tmp / "flow_timeseries.parquet")
             qs = pd.read_parquet(rd.tmp / "queue_timeseries.parquet")
             overview(fs, qs, summary, rd.plots_dir / "overview.png", title=summary.get("scenario"))
             if rd.has_radio:

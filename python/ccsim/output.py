@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 
 
 class SeriesWriter:
-    """Appends column chunks to one Parquet file."""
+    """Appends column chunks to one Parquet file (an empty file if no rows ever come)."""
 
     def __init__(self, path: Path, extra: dict[str, Any] | None = None) -> None:
         self.path = path
@@ -53,6 +53,7 @@ class SeriesWriter:
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
+            self._writer = None
 
 
 class ResultDir:
@@ -107,10 +108,13 @@ class ResultDir:
     def has_radio(self) -> bool:
         return self.radio_series.rows > 0
 
-    def finish(self, summary: dict[str, Any], scenario: dict[str, Any]) -> None:
+    def close_series(self) -> None:
         self.flow_series.close()
         self.queue_series.close()
         self.radio_series.close()
+
+    def finish(self, summary: dict[str, Any], scenario: dict[str, Any]) -> None:
+        self.close_series()
         (self.tmp / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (self.tmp / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n")
         pd.DataFrame(summary["flows"]).to_parquet(self.tmp / "flows.parquet", index=False)

@@ -16,7 +16,7 @@ import pandas as pd
 from ccsim._ccsim import ScenarioError, Simulation
 
 #: Number of slices a run is cut into (progress updates and series drains).
-_SLICES = 200
+_SLICES = 50
 
 
 def _toml_literal(value: Any) -> str:
@@ -184,7 +184,14 @@ def run(
     wall = execute(sim, keep)
     fs, qs = series_frames(flow_chunks, queue_chunks, sim.link_names())
     rs = radio_frame(radio_chunks, *sim.radio_names())
-    return Result(finish_summary(sim, wall), fs, qs, json.loads(sim.scenario_json()), rs)
+    summary = finish_summary(sim, wall)
+    scenario = json.loads(sim.scenario_json())
+    from ccsim.analysis import link_change_metrics
+
+    changes = link_change_metrics(fs, scenario, summary)
+    if changes is not None:
+        summary["link_changes"] = changes
+    return Result(summary, fs, qs, scenario, rs)
 
 
 __all__ = ["Result", "ScenarioError", "execute", "load", "run"]

@@ -95,8 +95,10 @@ pub struct TcpSender {
     bytes_acked_not_processed: u32,
     /// Earliest time the pacer allows the next segment.
     pacing_release: Time,
-    /// RTT sample taken from the last ACK that advanced SND.UNA (for probes).
+    /// RTT sample taken from the last ACK, if it gave one (for probes and rate samples).
     last_ack_rtt_sample: Option<Time>,
+    /// Data below this sequence number has no RTT record (sent before the last timeout).
+    rtt_history_floor: u64,
     pub stats: SenderStats,
 }
 
@@ -142,6 +144,7 @@ impl TcpSender {
             bytes_acked_not_processed: 0,
             pacing_release: Time::ZERO,
             last_ack_rtt_sample: None,
+            rtt_history_floor: 0,
             stats: SenderStats::default(),
         }
     }
@@ -293,6 +296,7 @@ impl TcpSender {
             return; // stale, or acknowledges data never sent
         }
         self.rwnd = seg.window;
+        self.last_ack_rtt_sample = None;
         let prior_in_flight = self.tcb.bytes_in_flight;
         let lost_before = self.sb.lost_bytes();
         let mut rate = self.rate.take();
@@ -313,24 +317,30 @@ impl TcpSender {
             0
         };
 
-        // RTT sample (ns-3 `EstimateRtt`): only from ACKs covering the oldest outstanding
-        // segment, and never from a retransmitted one (Karn).
-        if ack > old_una {
-            let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
+        // RTT sample, as ns-3.44 `EstimateRtt`: the sender keeps one record per *first*
+        // transmission (none for retransmissions) and drops them all on a timeout; an ACK gives
+        // one sample when it covers the oldest record. With timestamps the sample is the echo
+        // (RFC 7323 makes it unambiguous even for a retransmitted segment); without, the time
+        // since that first transmission.
+        let oldest_record = old_una.max(self.rtt_history_floor);
+        let record_end =
+            oldest_record + (self.tcb.mss as u64).min(self.tcb.high_tx_mark - oldest_record);
+        if ack > old_una && oldest_record < self.tcb.high_tx_mark && ack >= record_end {
             let sample = if self.cfg.timestamps && seg.timestamps {
                 Some(self.ts_elapsed(now, seg.ts_ecr))
             } else {
-                self.sb.head().map(|s| now - s.last_sent)
+                self.sb
+                    .head()
+                    .filter(|s| !s.ever_retransmitted)
+                    .map(|s| now - s.last_sent)
             };
             if let Some(sample) = sample {
                 self.last_ack_rtt_sample = Some(sample);
-                if !head_retx {
-                    self.rtt.sample(sample);
-                    self.tcb.srtt = self.rtt.srtt();
-                    self.tcb.last_rtt = Some(sample);
-                    self.tcb.min_rtt = Some(self.tcb.min_rtt.map_or(sample, |m| m.min(sample)));
-                    self.update_rto_value();
-                }
+                self.rtt.sample(sample);
+                self.tcb.srtt = self.rtt.srtt();
+                self.tcb.last_rtt = Some(sample);
+                self.tcb.min_rtt = Some(self.tcb.min_rtt.map_or(sample, |m| m.min(sample)));
+                self.update_rto_value();
             }
         }
 
@@ -589,6 +599,8 @@ impl TcpSender {
             return;
         }
         self.stats.rto_count += 1;
+        // ns-3 `ReTxTimeout` clears the RTT history: no sample until new data is ACKed.
+        self.rtt_history_floor = self.tcb.high_tx_mark;
         self.enter_loss(now, true);
     }
 
