@@ -178,7 +178,7 @@ pub fn radio_config(t: &Table) -> Result<RadioConfig, ScenarioError> {
         } else {
             format!("radio.{p}")
         };
-        err(path, e.inner().to_string())
+        err(path, e.inner().message().trim())
     })
 }
 

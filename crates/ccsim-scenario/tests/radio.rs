@@ -256,3 +256,30 @@ bytes = "2MB"
         .unwrap();
     assert_eq!(e.path, "radio");
 }
+
+#[test]
+fn dual_connectivity_falls_back_to_lte_behind_the_building() {
+    let (s, mut sim) = run("seed001_dual_connectivity.toml", &[]);
+    let radio = s.radio.unwrap();
+    let hos: Vec<(u32, u32)> = radio
+        .handovers
+        .unwrap()
+        .iter()
+        .map(|h| (h.from, h.to))
+        .collect();
+    // mmWave (site 1) -> LTE (site 0) when the building puts it in outage, then back.
+    assert_eq!(hos, vec![(1, 0), (0, 1)]);
+    let r = sim.drain_radio_series();
+    let nlos = &radio.nlos.unwrap();
+    let behind = nlos.iter().find(|i| i.cell == 1).unwrap();
+    for ((t, lte), x) in r.t_s.iter().zip(&r.lte).zip(&r.x_m) {
+        // Outage (SINR < -5 dB) only deep in the shadow; LTE never outside it.
+        if *lte {
+            assert!(*t >= behind.start_s && *t <= behind.end_s + 0.2, "t = {t}");
+        }
+        if (92.0..108.0).contains(x) {
+            assert!(*lte, "t = {t}, x = {x}");
+        }
+    }
+    assert!(s.flows[0].goodput_mbps > 100.0);
+}
