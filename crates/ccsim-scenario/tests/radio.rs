@@ -1,0 +1,258 @@
+//! The radio side of the world, run from the scenario files in `experiments/`: determinism,
+//! the NLOS periods the seed papers describe (from the geometry), blockage lowering
+//! throughput, the vertical-handover outage, handovers in the street, trace-driven links.
+
+use ccsim_core::Time;
+use ccsim_scenario::{scenario_from_toml, Scenario, Simulation, Summary};
+use std::path::PathBuf;
+
+fn experiments() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments")
+}
+
+fn scenario(file: &str, overrides: &[&str]) -> Scenario {
+    let text = std::fs::read_to_string(experiments().join(file)).unwrap();
+    let ov: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let mut s = scenario_from_toml(&text, &ov).unwrap_or_else(|e| panic!("{file}: {e}"));
+    s.base_dir = Some(experiments());
+    s
+}
+
+fn run(file: &str, overrides: &[&str]) -> (Summary, Simulation) {
+    let mut sim = Simulation::new(scenario(file, overrides)).unwrap();
+    sim.run();
+    (sim.summary(), sim)
+}
+
+/// NLOS intervals (start, duration) of UE 0 towards `cell`, from the summary (exact geometry;
+/// available before the run starts).
+fn nlos(file: &str, cell: u32) -> Vec<(f64, f64)> {
+    let sim = Simulation::new(scenario(file, &[])).unwrap();
+    sim.summary()
+        .radio
+        .unwrap()
+        .nlos
+        .unwrap()
+        .iter()
+        .filter(|i| i.ue == 0 && i.cell == cell)
+        .map(|i| (i.start_s, i.duration_s))
+        .collect()
+}
+
+#[test]
+fn radio_runs_are_bit_identical_and_slicing_does_not_matter() {
+    let ov = ["run.duration=4s"];
+    let (a, mut sa) = run("seed002_siad_bbr.toml", &ov);
+    let (b, mut sb) = run("seed002_siad_bbr.toml", &ov);
+    let ja = serde_json::to_string(&a).unwrap();
+    assert_eq!(ja, serde_json::to_string(&b).unwrap());
+    let (ra, rb) = (sa.drain_radio_series(), sb.drain_radio_series());
+    assert!(!ra.t_s.is_empty());
+    assert_eq!(ra.rlc_bytes, rb.rlc_bytes);
+    assert_eq!(ra.delivered_bytes, rb.delivered_bytes);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&ra.sinr_db), bits(&rb.sinr_db));
+    // The same run advanced in 23 uneven slices.
+    let mut sim = Simulation::new(scenario("seed002_siad_bbr.toml", &ov)).unwrap();
+    for k in 1..=23 {
+        sim.run_until(Time::from_secs_f64(4.0 * (k as f64 / 23.0).powi(2)));
+    }
+    assert_eq!(ja, serde_json::to_string(&sim.summary()).unwrap());
+    // A different seed changes the HARQ draws, hence the run.
+    let (c, _) = run("seed002_siad_bbr.toml", &["run.duration=4s", "run.seed=2"]);
+    assert_ne!(ja, serde_json::to_string(&c).unwrap());
+}
+
+#[test]
+fn seed002_building_blocks_from_5_to_10_s_and_lowers_throughput() {
+    assert_eq!(nlos("seed002_siad_bbr.toml", 0), vec![(5.0, 5.0)]);
+    let (s, mut sim) = run("seed002_siad_bbr.toml", &["run.duration=12s"]);
+    let r = sim.drain_radio_series();
+    let mean = |a: f64, b: f64, v: &[f64]| {
+        let x: Vec<f64> = r
+            .t_s
+            .iter()
+            .zip(v)
+            .filter(|(t, _)| **t > a && **t < b)
+            .map(|(_, v)| *v)
+            .collect();
+        x.iter().sum::<f64>() / x.len() as f64
+    };
+    // The radio's delivery rate and SINR fall behind the building and come back after it.
+    let (los, blocked) = (
+        mean(1.0, 5.0, &r.radio_mbps),
+        mean(5.5, 10.0, &r.radio_mbps),
+    );
+    assert!(los > 1500.0 && blocked < 0.5 * los, "{los} {blocked}");
+    assert!(mean(5.5, 10.0, &r.sinr_db) < mean(1.0, 5.0, &r.sinr_db) - 20.0);
+    assert!(mean(10.5, 12.0, &r.radio_mbps) > 0.9 * los);
+    // LOS in the probes follows the channel updates (every 100 ms).
+    for (los, t) in r.los.iter().zip(&r.t_s) {
+        if (5.15..9.95).contains(t) {
+            assert!(!los, "t = {t}");
+        } else if *t < 4.95 || *t > 10.15 {
+            assert!(los, "t = {t}");
+        }
+    }
+    // Without the building the same flow moves more data.
+    let (open, _) = run(
+        "seed002_siad_bbr.toml",
+        &["run.duration=12s", "radio.obstacles=[]"],
+    );
+    let (g_blocked, g_open) = (s.flows[0].goodput_mbps, open.flows[0].goodput_mbps);
+    assert!(g_blocked < 0.85 * g_open, "{g_blocked} vs {g_open}");
+    assert!(open.radio.unwrap().nlos.unwrap().is_empty());
+}
+
+#[test]
+fn seed000_single_flow_nlos_periods_have_the_papers_durations() {
+    // §III-B: "a building creating an extensive blockage of 13 s".
+    let v = nlos("seed000_single_building.toml", 0);
+    assert_eq!(v.len(), 1);
+    assert!((v[0].1 - 13.0).abs() < 1e-6, "{v:?}");
+    // "two small buildings creating medium-extensive blockages of 4 s each".
+    let v = nlos("seed000_two_buildings.toml", 0);
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert!(v.iter().all(|(_, d)| (d - 4.0).abs() < 0.1), "{v:?}");
+    // "6 small obstacles creating multiple short blockages of 0.25 s each".
+    let v = nlos("seed000_six_obstacles.toml", 0);
+    assert_eq!(v.len(), 6, "{v:?}");
+    assert!(v.iter().all(|(_, d)| (d - 0.25).abs() < 0.03), "{v:?}");
+    // All within the 21 s walk (2 s .. 23 s).
+    assert!(v.iter().all(|(s, d)| *s > 2.0 && s + d < 23.0));
+}
+
+#[test]
+fn handover_street_truck_and_lampposts_block_as_the_paper_says() {
+    let f = "seed000_handover_street.toml";
+    let (ap1, ap2, ap3) = (nlos(f, 0), nlos(f, 1), nlos(f, 2));
+    // "Lampposts ... create multiple short blockages": every AP sees sub-second ones.
+    for v in [&ap1, &ap2, &ap3] {
+        assert!(v.iter().any(|(_, d)| *d < 1.0), "{v:?}");
+    }
+    assert!(
+        ap1.iter().all(|(_, d)| *d < 1.0) && ap1.len() == 4,
+        "{ap1:?}"
+    );
+    // "a 13.5 m wide truck ... generates extensive blockages for AP 2 and AP 3".
+    let long = |v: &[(f64, f64)]| v.iter().filter(|(_, d)| *d > 10.0).count();
+    assert_eq!((long(&ap1), long(&ap2), long(&ap3)), (0, 1, 1));
+    // The UE hands over (fixed TTT 200 µs) when its serving AP is blocked; run the first
+    // 40 s (the truck hides AP2 from 38.5 s on).
+    let (s, mut sim) = run(f, &["run.duration=40s"]);
+    let radio = s.radio.unwrap();
+    let hos = radio.handovers.unwrap();
+    assert!(hos.len() >= 3, "{hos:?}");
+    // Every handover leaves a cell that is blocked at that moment for one that is not.
+    let blocked = |cell: u32, t: f64| {
+        radio
+            .nlos
+            .as_ref()
+            .unwrap()
+            .iter()
+            .any(|i| i.cell == cell && i.start_s <= t && t < i.end_s + 0.2)
+    };
+    for h in &hos {
+        assert!(blocked(h.from, h.t_s), "{h:?}");
+    }
+    let r = sim.drain_radio_series();
+    let cells: std::collections::BTreeSet<u32> = r.serving_cell.iter().copied().collect();
+    assert!(cells.len() >= 2);
+    assert!(s.flows[0].goodput_mbps > 100.0);
+}
+
+#[test]
+fn vertical_handover_outage_loses_packets_for_ht_seconds() {
+    for (ht, ht_s) in [("0.5s", 0.5), ("2s", 2.0), ("10s", 10.0)] {
+        let outage = format!("vertical_handover.events.0.outage={ht}");
+        let (s, mut sim) = run(
+            "seed003_vertical_handover.toml",
+            &[
+                "run.duration=40s",
+                "output.sample_interval=10ms",
+                outage.as_str(),
+            ],
+        );
+        let v = s.radio.unwrap().vertical_handover.unwrap();
+        assert!(v.lost_packets > 0, "HT {ht}: {v:?}");
+        let (first, last) = (v.first_loss_s.unwrap(), v.last_loss_s.unwrap());
+        assert!(first >= 20.0 && last < 20.0 + ht_s, "HT {ht}: {v:?}");
+        // TCP Wave keeps sending bursts during the outage: losses span it.
+        assert!(last - first > 0.8 * ht_s, "HT {ht}: {v:?}");
+        // Nothing reaches the receiver during the outage once L1's last packets landed ...
+        let (fs, _) = sim.drain_series();
+        let delivered_at = |t: f64| {
+            let i = fs.t_s.iter().position(|x| *x >= t - 1e-9).unwrap();
+            fs.delivered_bytes[i]
+        };
+        assert_eq!(
+            delivered_at(20.2),
+            delivered_at(20.0 + ht_s - 0.01),
+            "HT {ht}"
+        );
+        // ... and the transfer resumes over L2 afterwards.
+        assert!(
+            delivered_at(40.0) > delivered_at(20.0 + ht_s) + 1_000_000,
+            "HT {ht}"
+        );
+    }
+}
+
+#[test]
+fn mahimahi_trace_link_delivers_at_most_the_trace_capacity() {
+    let (s, _) = run("mahimahi_synthetic.toml", &["run.duration=10s"]);
+    let t = &s.radio.as_ref().unwrap().trace_links[0];
+    // The shipped trace averages ~20 Mb/s over its 10 s.
+    let gp = s.flows[0].goodput_mbps;
+    assert!(gp > 10.0 && gp < 21.0, "{gp}");
+    assert!(t.delivered_packets > 0);
+    assert!(t.max_queue_bytes <= 150_000);
+    let (again, _) = run("mahimahi_synthetic.toml", &["run.duration=10s"]);
+    assert_eq!(
+        serde_json::to_string(&s).unwrap(),
+        serde_json::to_string(&again).unwrap()
+    );
+}
+
+#[test]
+fn radio_nodes_are_flow_endpoints_and_bad_references_name_their_key() {
+    let text = r#"
+[[nodes]]
+name = "remote"
+[[links]]
+from = "remote"
+to = "gw"
+rate = "1Gbps"
+delay = "5ms"
+[radio]
+[[radio.sites]]
+position = { x = 0, y = 0, z = 10 }
+[[radio.ues]]
+name = "phone"
+mobility = { kind = "static", position = { x = 30, y = 0, z = 1.5 } }
+[[flows]]
+src = "remote"
+dst = "phone"
+bytes = "2MB"
+"#;
+    let mut sim = Simulation::new(scenario_from_toml(text, &[]).unwrap()).unwrap();
+    sim.run_until(Time::from_secs(2));
+    let s = sim.summary();
+    assert!(s.flows[0].fct_s.is_some(), "the download completes");
+    assert_eq!(s.flows[0].dst, "phone");
+    // A node defined twice, an unknown endpoint, radio with a dumbbell.
+    let e = Simulation::new(scenario_from_toml(text, &["nodes.0.name=phone".into()]).unwrap())
+        .err()
+        .unwrap();
+    assert_eq!(e.path, "radio.ues[0].name");
+    let e = Simulation::new(scenario_from_toml(text, &["flows.0.dst=ue0".into()]).unwrap())
+        .err()
+        .unwrap();
+    assert_eq!(e.path, "flows[0].dst");
+    assert!(e.message.contains("phone"), "{e}");
+    let dumbbell = format!("{text}\n[dumbbell.bottleneck]\nrate = \"10Mbps\"\ndelay = \"1ms\"\n");
+    let e = Simulation::new(scenario_from_toml(&dumbbell, &[]).unwrap())
+        .err()
+        .unwrap();
+    assert_eq!(e.path, "radio");
+}
