@@ -58,6 +58,38 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# What is known about every case outside tolerance (kept next to the table it explains).
+KNOWN_GAPS = {
+    (
+        "A",
+        "TcpLinuxReno",
+    ): "ns-3 has one retransmission timeout (a lost retransmission waits for the "
+    "1 s RTO); ccsim repairs the same hole without one, hence +2 % goodput with identical "
+    "retransmission counts. Not yet traced to the ns-3 line.",
+    (
+        "A",
+        "TcpVegas",
+    ): "Both under-use the link (ns-3.44's Vegas settles near 56 Mb/s); cwnd differs "
+    "by a few segments after the first loss-free rounds. Under investigation.",
+    ("A", "TcpScalable"): "One RTO in both; ccsim retransmits ~12 % more after it.",
+    ("B", "TcpCubic"): "Ten flows start at the same instant; the synchronised slow-start overshoot "
+    "loses ~10 % of a window per flow. Aggregate goodput and RTTs match; per-flow retransmissions "
+    "differ (ns-3: one RTO per flow, ccsim: one to four) because lost retransmissions are repaired "
+    "differently after the first RTO. Under investigation.",
+    ("B", "TcpNewReno"): "Aggregate goodput identical to ns-3; flow 0's RTT median differs by 2 ms "
+    "(per-flow interleaving at the shared queue).",
+    (
+        "C",
+        "TcpBic",
+    ): "BIC's second timeout in the 50 Mb/s phase happens at a different time than in "
+    "ns-3; the recovery after the blockage then differs.",
+    ("C", "TcpScalable"): "As in case A: timeouts at different times during the blockage.",
+    ("C", "TcpBbr"): "Goodput and median RTT match (issue 3's BBR criteria); the tail (p95) is "
+    "longer in ccsim around the rate drop.",
+    ("C", "TcpLinuxReno"): "Goodput and retransmissions identical; p95 RTT differs by 5 ms.",
+}
+
+
 def _rel(a: float | None, b: float | None) -> float | None:
     if a is None or b is None or b == 0:
         return None
@@ -129,6 +161,17 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def known_gaps(rows: list[dict[str, Any]]) -> str:
+    out = []
+    for r in rows:
+        if "checks" in r and not all(r["checks"].values()):
+            why = KNOWN_GAPS.get((r["case"], r["cca"]), "Not yet explained.")
+            out.append(f"- **{r['case']} {r['cca']}**: {why}")
+    if not out:
+        return ""
+    return "\n## Cases outside tolerance\n\n" + "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -154,7 +197,10 @@ def main(argv: list[str] | None = None) -> int:
         f"Tolerances: total goodput ±{TOL_GOODPUT:.0%}, RTT p50/p95 ±{TOL_RTT:.0%}, "
         f"retransmissions ±{TOL_RETX_REL:.0%} or ±{TOL_RETX_ABS} segments.\n"
         "ns-3 wall times are those recorded with the golden data (same machine class); "
-        "`benches/vs_ns3.py` measures both side by side in one run.\n\n" + table(rows) + "\n"
+        "`benches/vs_ns3.py` measures both side by side in one run.\n\n"
+        + table(rows)
+        + "\n"
+        + known_gaps(rows)
     )
     Path(args.out).write_text(text)
     print(text)
