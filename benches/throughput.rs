@@ -1,6 +1,9 @@
 //! Pure-ccsim throughput benchmark (no ns-3 needed): events/s, packets/s and heap
-//! allocations per packet in steady state, on case A (1 CUBIC flow, 100 Mb/s) and case B
-//! (10 flows, 1 Gb/s). Run: `cargo bench -p ccsim-scenario --bench throughput`.
+//! allocations per packet in steady state, on case A (1 CUBIC flow, 100 Mb/s), case B
+//! (10 flows, 1 Gb/s), case C (1.3 Gb/s blockage) and the radio scenarios R1 (seed 002: one
+//! UE above 1 Gb/s through the RAN) and R2 (seed 000: 10 UEs, 4 APs); then whole runs of R1
+//! and R2 against their speed targets (R1 under 1.5 s, R2 faster than real time).
+//! Run: `cargo bench -p ccsim-scenario --bench throughput`.
 //!
 //! The counting allocator checks the "no per-packet heap allocation" rule: after a warm-up
 //! (buffers grown to their working size), the steady-state run must allocate (almost)
@@ -92,6 +95,18 @@ fn main() {
             1.0,
             10.0,
         ),
+        (
+            "R1: radio, seed 002, 1 UE >1 Gb/s",
+            "seed002_siad_bbr.toml",
+            1.0,
+            10.0,
+        ),
+        (
+            "R2: radio, 10 UEs, 4 APs",
+            "seed000_multi_flow.toml",
+            2.0,
+            20.0,
+        ),
     ];
     for (name, file, warm, measure) in cases {
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
@@ -100,4 +115,43 @@ fn main() {
         let toml = std::fs::read_to_string(format!("{root}{file}")).unwrap();
         case(name, &toml, warm, measure);
     }
+    // Whole runs from the scenario file (build + run to the end, probes drained each second),
+    // against the speed targets of the radio scenarios.
+    let whole = [
+        (
+            "R1: seed 002 (15 s), target < 1.5 s wall",
+            "seed002_siad_bbr.toml",
+        ),
+        (
+            "R2: 10 UEs (40 s), target faster than real time",
+            "seed000_multi_flow.toml",
+        ),
+    ];
+    for (name, file) in whole {
+        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let toml = std::fs::read_to_string(format!("{root}{file}")).unwrap();
+        full_run(name, &toml);
+    }
+}
+
+fn full_run(name: &str, toml: &str) {
+    let t0 = Instant::now();
+    let mut sim = Simulation::new(scenario_from_toml(toml, &[]).unwrap()).unwrap();
+    let end = sim.duration().as_secs_f64();
+    let mut t = 0.0;
+    while t < end {
+        t = (t + 1.0).min(end);
+        sim.run_until(Time::from_secs_f64(t));
+        let _ = sim.drain_series();
+        let _ = sim.drain_radio_series();
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    let s = sim.summary();
+    println!(
+        "{name:<48} {end:>5.1} s sim in {wall:>6.3} s wall  {:>6.1}x real time  {:>7.1} Mb/s total goodput",
+        end / wall,
+        s.total_goodput_mbps
+    );
 }

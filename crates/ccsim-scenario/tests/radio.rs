@@ -283,3 +283,23 @@ fn dual_connectivity_falls_back_to_lte_behind_the_building() {
     }
     assert!(s.flows[0].goodput_mbps > 100.0);
 }
+
+#[test]
+fn ten_ues_share_four_aps_and_every_burst_completes() {
+    let (s, _) = run("seed000_multi_flow.toml", &["run.duration=10s"]);
+    let ue0 = s.flows.iter().find(|f| f.dst == "ue0").unwrap();
+    assert!(
+        ue0.goodput_mbps > 100.0 && ue0.goodput_mbps < 500.0,
+        "{ue0:?}"
+    );
+    // Every messaging burst and video chunk that started early enough has completed.
+    let late = s
+        .flows
+        .iter()
+        .filter(|f| f.dst != "ue0" && f.start_s < 9.0 && f.fct_s.is_none())
+        .count();
+    assert_eq!(late, 0);
+    let radio = s.radio.unwrap();
+    assert_eq!((radio.ues.len(), radio.cells.len()), (10, 4));
+    assert!(radio.cells.iter().filter(|c| c.tx_packets > 0).count() >= 2);
+}
