@@ -416,10 +416,8 @@ impl TcpSender {
             self.set_state(CongState::Disorder);
         }
         match self.tcb.cong_state {
-            CongState::Recovery => {
-                if !self.full_control {
-                    self.recovery.on_ack(&mut self.tcb, delivered)
-                }
+            CongState::Recovery if !self.full_control => {
+                self.recovery.on_ack(&mut self.tcb, delivered)
             }
             CongState::Disorder => {
                 // RFC 6582 §3.2 step 2: no new recovery before SND.UNA passes `recover`
