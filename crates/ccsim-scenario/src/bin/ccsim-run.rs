@@ -19,13 +19,18 @@ fn main() {
     } else {
         ccsim_scenario::scenario_from_toml(&text, &overrides)
     };
-    let scenario = match parsed {
+    let mut scenario = match parsed {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(2);
         }
     };
+    // Relative file paths in the scenario (traces) are read from the scenario's directory.
+    scenario.base_dir = std::path::Path::new(&path)
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let mut sim = match ccsim_scenario::Simulation::new(scenario) {
         Ok(s) => s,
         Err(e) => {
