@@ -101,9 +101,27 @@ struct FlowStats
     uint64_t verifyReverse{0}; // our samples that ns-3 did not take
 
     std::ofstream* cwndOut{nullptr};
+    // PacketSink bytes at every 100 ms boundary (goodput before/during/after a rate change
+    // and the recovery time are computed from these, as on the ccsim side).
+    std::vector<uint64_t> rxBins;
 };
 
 std::vector<FlowStats> g_flows;
+
+// Records every flow's received bytes each 100 ms (t = 0.1, 0.2, ... s).
+void
+SampleRxBins(double duration)
+{
+    for (auto& f : g_flows)
+    {
+        f.rxBins.push_back(f.sink ? f.sink->GetTotalRx() : 0);
+    }
+    // The bin at t = duration is taken after Run() (the Stop event precedes this one).
+    if (Simulator::Now().GetSeconds() + 0.1 < duration - 1e-9)
+    {
+        Simulator::Schedule(MilliSeconds(100), &SampleRxBins, duration);
+    }
+}
 bool g_keepRttTimes = false;
 std::ofstream* g_dbg = nullptr; // --debugLog: per-segment log of flow 0
 uint64_t g_bottleneckQueueDrops = 0;
@@ -790,9 +808,14 @@ main(int argc, char* argv[])
     }
 
     auto setupEnd = std::chrono::steady_clock::now();
+    Simulator::Schedule(MilliSeconds(100), &SampleRxBins, duration);
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
     auto runEnd = std::chrono::steady_clock::now();
+    for (auto& f : g_flows)
+    {
+        f.rxBins.push_back(f.sink->GetTotalRx());
+    }
     const uint64_t events = Simulator::GetEventCount();
 
     const double runWall = std::chrono::duration<double>(runEnd - setupEnd).count();
@@ -864,7 +887,12 @@ main(int argc, char* argv[])
            << ", \"advancing_acks_without_rtt_sample\": " << f.advancesWithoutSample
            << ", \"first_data_tx_s\": " << Num(f.firstDataTxTime)
            << ", \"first_rtt_sample_s\": " << Num(f.firstRttTime)
-           << ", \"ack_tcp_header_bytes\": {";
+           << ", \"rx_bytes_100ms\": [";
+        for (size_t b = 0; b < f.rxBins.size(); ++b)
+        {
+            js << (b ? "," : "") << f.rxBins[b];
+        }
+        js << "], \"ack_tcp_header_bytes\": {";
         bool first = true;
         for (const auto& kv : f.ackHdrHist)
         {

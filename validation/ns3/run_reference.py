@@ -85,6 +85,18 @@ CASES: dict[str, dict[str, str]] = {
         "duration": "15",
         "rateChange": "5:50000000,10:1300000000",
     },
+    # Case C with the Linux-like 200 ms minimum RTO instead of ns-3's 1 s (issue 4, case D).
+    "D": {
+        "flows": "1",
+        "bottleneckRate": "1300000000",
+        "bottleneckDelay": "12.5",
+        "mss": "10000",
+        "mtu": "10052",
+        "queuePackets": "696",
+        "duration": "15",
+        "rateChange": "5:50000000,10:1300000000",
+        "minRto": "0.2",
+    },
 }
 
 
@@ -194,7 +206,7 @@ def print_table(outdir: Path) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cases", default="A", help="comma-separated case names (A,B,C)")
+    ap.add_argument("--cases", default="A", help="comma-separated case names (A,B,C,D)")
     ap.add_argument("--ccas", default="TcpCubic,TcpNewReno", help="comma-separated TypeId names or 'all'")
     ap.add_argument("--bin", default=str(DEFAULT_BIN), help="dumbbell binary")
     ap.add_argument("--outdir", default=str(DEFAULT_OUT))
