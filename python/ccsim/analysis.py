@@ -33,22 +33,42 @@ def change_times(scenario: dict[str, Any]) -> list[float]:
     return sorted(set(times))
 
 
-def _binned_goodput(g: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """(bin end times, Mb/s per 100 ms bin) from one flow's cumulative delivered bytes."""
-    t = g["t_s"].to_numpy()
-    d = g["delivered_bytes"].to_numpy().astype(float)
+def _binned_goodput(t: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(bin end times, Mb/s per 100 ms bin) from cumulative delivered bytes."""
     edges = np.arange(0.0, t[-1] + 1e-9, BIN_S)
     at_edges = np.interp(edges, t, d)
     return edges[1:], np.diff(at_edges) * 8 / BIN_S / 1e6
 
 
-def _mean_rate(g: pd.DataFrame, a: float, b: float) -> float | None:
+def _mean_rate(t: np.ndarray, d: np.ndarray, a: float, b: float) -> float | None:
     if b <= a:
         return None
-    t = g["t_s"].to_numpy()
-    d = g["delivered_bytes"].to_numpy().astype(float)
     da, db = np.interp([a, b], t, d)
     return float((db - da) * 8 / (b - a) / 1e6)
+
+
+def phase_metrics(
+    t: np.ndarray, delivered: np.ndarray, start: float, t_on: float, t_off: float, end: float
+) -> dict[str, Any]:
+    """Goodput before [start, t_on], during [t_on, t_off], after [t_off, end] (Mb/s) and the
+    recovery time, from one flow's cumulative delivered bytes sampled at times `t`."""
+    t = np.asarray(t, dtype=float)
+    d = np.asarray(delivered, dtype=float)
+    before = _mean_rate(t, d, start, t_on)
+    row: dict[str, Any] = {
+        "window_s": [t_on, t_off],
+        "goodput_before_mbps": before,
+        "goodput_during_mbps": _mean_rate(t, d, max(start, t_on), t_off),
+        "goodput_after_mbps": _mean_rate(t, d, t_off, end),
+        "recovery_time_s": None,
+    }
+    if before and t_off > t_on:
+        ends, rate = _binned_goodput(t, d)
+        ok = np.nonzero((ends > t_off + 1e-9) & (rate >= RECOVERED_FRACTION * before))[0]
+        if len(ok):
+            # The first bin that reaches 90 % ends at ends[i]; recovery is measured to it.
+            row["recovery_time_s"] = round(float(ends[ok[0]] - t_off), 6)
+    return row
 
 
 def link_change_metrics(
@@ -63,21 +83,8 @@ def link_change_metrics(
     out = []
     for f in summary["flows"]:
         g = flow_series[flow_series["flow"] == f["id"]].sort_values("t_s")
-        start = f["start_s"]
-        before = _mean_rate(g, start, t_on)
-        row: dict[str, Any] = {
-            "flow": f["id"],
-            "window_s": [t_on, t_off],
-            "goodput_before_mbps": before,
-            "goodput_during_mbps": _mean_rate(g, max(start, t_on), t_off),
-            "goodput_after_mbps": _mean_rate(g, t_off, end),
-            "recovery_time_s": None,
-        }
-        if before and len(times) > 1:
-            ends, rate = _binned_goodput(g)
-            ok = np.nonzero((ends > t_off + 1e-9) & (rate >= RECOVERED_FRACTION * before))[0]
-            if len(ok):
-                # The bin that first reaches 90 % ends at ends[i]; recovery is measured to it.
-                row["recovery_time_s"] = round(float(ends[ok[0]] - t_off), 6)
-        out.append(row)
+        row = phase_metrics(
+            g["t_s"].to_numpy(), g["delivered_bytes"].to_numpy(), f["start_s"], t_on, t_off, end
+        )
+        out.append({"flow": f["id"], **row})
     return out
