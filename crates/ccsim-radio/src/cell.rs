@@ -252,7 +252,19 @@ impl Cell {
         u.last_delivery
     }
 
-    /// Updates the UE's channel (from the RAN's channel update).
+    /// Updates the UE's channel at `now` (the RAN's channel update). Data that waited through
+    /// an outage (no usable channel) can be scheduled from `now` on, not from when it arrived.
+    pub fn set_channel_at(&mut self, now: Time, ue: usize, sinr_db: f64) {
+        let was_usable = self.ues[ue].se > 0.0;
+        self.set_channel(ue, sinr_db);
+        let u = &mut self.ues[ue];
+        if !was_usable && u.se > 0.0 {
+            u.ready_at = u.ready_at.max(now);
+        }
+    }
+
+    /// Updates the UE's channel, with no notion of time: buffered data is schedulable from
+    /// when it arrived (use [`Cell::set_channel_at`] when the channel changes during a run).
     pub fn set_channel(&mut self, ue: usize, sinr_db: f64) {
         let se = self.config.amc.spectral_efficiency(sinr_db);
         let u = &mut self.ues[ue];
@@ -516,6 +528,28 @@ mod tests {
         let mut out = Vec::new();
         c.poll(Time::from_millis(5), &mut out);
         assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn data_waiting_through_an_outage_is_sent_from_the_channel_update_on() {
+        let mut c = Cell::new(0, no_harq(), 1, 1);
+        c.attach(0, Time::ZERO, Time::ZERO);
+        c.set_channel_at(Time::ZERO, 0, -20.0);
+        for p in 0..100 {
+            c.enqueue(Time::from_millis(1), 0, p, 1500);
+        }
+        assert_eq!(c.next_deadline(), None);
+        // The channel comes back at 2 s: no slot before it, deliveries after it.
+        c.set_channel_at(Time::from_secs(2), 0, 30.0);
+        assert_eq!(c.next_deadline(), Some(Time::from_secs(2)));
+        let mut out = Vec::new();
+        c.poll(Time::from_secs(3), &mut out);
+        assert_eq!(out.len(), 100);
+        assert!(out.iter().all(|d| d.at > Time::from_secs(2)));
+        // A usable channel that changes does not delay data already schedulable.
+        c.enqueue(Time::from_millis(3001), 0, 7, 1500);
+        c.set_channel_at(Time::from_millis(3100), 0, 20.0);
+        assert_eq!(c.next_deadline(), Some(Time::from_millis(3001)));
     }
 
     #[test]

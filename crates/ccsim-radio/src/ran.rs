@@ -473,7 +473,7 @@ impl RadioNetwork {
             let serving = self.ues[u].serving;
             if serving != usize::MAX {
                 let sinr = self.ues[u].sinr_db[serving];
-                self.cells[serving].set_channel(u, sinr);
+                self.cells[serving].set_channel_at(now, u, sinr);
             }
         }
     }

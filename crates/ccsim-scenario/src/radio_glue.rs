@@ -108,6 +108,7 @@ impl Ran {
         self.scheduled = None;
         self.ran.on_deadline(now, &mut self.scratch);
         for d in self.scratch.drain(..) {
+            debug_assert!(d.at >= now, "radio delivery in the past: {d:?} at {now}");
             let id = PacketId(d.packet);
             let c = &mut self.counters[d.ue as usize];
             match d.outcome {
