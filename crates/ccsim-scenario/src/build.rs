@@ -542,11 +542,34 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             ));
         }
         let start = f.start.map(|d| d.time()).unwrap_or(Time::ZERO);
-        let sender = TcpSender::new(tcp.clone(), cca, bytes);
+        let app = f.app.as_ref().map(|a| {
+            crate::app::AppSource::new(
+                a.rate.bps(),
+                a.chunk.map_or(tcp.mss as u64, |c| c.0.max(1)),
+                a.on.map(|d| d.time()),
+                a.off.map_or(Time::ZERO, |d| d.time()),
+                bytes,
+            )
+        });
+        if f.app
+            .as_ref()
+            .and_then(|a| a.on)
+            .is_some_and(|on| on.time() == Time::ZERO)
+        {
+            return Err(ScenarioError::new(
+                format!("{path}.app.on"),
+                "must be positive (omit it for an always-on source)",
+            ));
+        }
+        // An application source writes over time: its sender starts with nothing to send.
+        let initial = if app.is_some() { Some(0) } else { bytes };
+        let sender = TcpSender::new(tcp.clone(), cca, initial);
         let receiver = TcpReceiver::new(tcp);
-        flows.push(Flow::new(
-            k as u32, src, dst, start, bytes, sender, receiver,
-        ));
+        let flow = Flow::new(k as u32, src, dst, start, bytes, sender, receiver);
+        flows.push(match app {
+            Some(a) => flow.with_app(a),
+            None => flow,
+        });
     }
     let radio =
         crate::radio_glue::RadioGlue::build(s, &topo.nodes, &topo.links, s.run.duration.time())?;

@@ -269,11 +269,30 @@ pub struct FlowSpec {
     pub dst: Option<String>,
     #[serde(default)]
     pub start: Option<Duration>,
-    /// Bytes to transfer (a file download); unset = unlimited bulk transfer.
+    /// Bytes to transfer (a file download); unset = unlimited bulk transfer. With `app`, the
+    /// total the source writes before it stops.
     pub bytes: Option<Bytes>,
+    /// A rate-limited, optionally on/off, application instead of a bulk source.
+    #[serde(default)]
+    pub app: Option<AppSpec>,
     /// Per-flow TCP overrides.
     #[serde(default)]
     pub tcp: TcpOptions,
+}
+
+/// A constant-bit-rate source, optionally switched on and off periodically (seed 000 Table I:
+/// "4 Mb/s for 30 s then pause 2 s", "bursts of 0.8 s every 3 s").
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppSpec {
+    /// Application write rate while on.
+    pub rate: Rate,
+    /// Length of an on period (default: always on).
+    pub on: Option<Duration>,
+    /// Length of the pause after each on period (default 0).
+    pub off: Option<Duration>,
+    /// Bytes per application write (default 1448).
+    pub chunk: Option<Bytes>,
 }
 
 fn default_cca() -> String {

@@ -4,6 +4,7 @@
 //! TOML/JSON text --load--> Scenario (typed, validated) --build--> World --run--> Summary + series
 //! ```
 
+pub mod app;
 pub mod build;
 pub mod config;
 pub mod error;

@@ -14,6 +14,8 @@ use ccsim_tcp::{TcpReceiver, TcpSender};
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
     FlowStart(u32),
+    /// The flow's application source writes its next chunk.
+    AppWrite(u32),
     /// The link finished serialising the packet in service.
     TxDone(LinkId),
     /// A packet reaches the far end of a link.
@@ -50,6 +52,8 @@ pub struct Flow {
     sender_timer: Option<Time>,
     receiver_timer: Option<Time>,
     pub metrics: FlowMetrics,
+    /// Rate-limited / on-off source; None for bulk and fixed-size transfers.
+    pub app: Option<crate::app::AppSource>,
 }
 
 impl Flow {
@@ -73,7 +77,14 @@ impl Flow {
             sender_timer: None,
             receiver_timer: None,
             metrics: FlowMetrics::default(),
+            app: None,
         }
+    }
+
+    /// Gives the flow an application source (its sender must start with nothing written).
+    pub fn with_app(mut self, app: crate::app::AppSource) -> Self {
+        self.app = Some(app);
+        self
     }
 }
 
@@ -159,8 +170,24 @@ impl World {
     fn dispatch(&mut self, now: Time, event: Event) {
         match event {
             Event::FlowStart(f) => {
-                self.flows[f as usize].sender.start(now);
+                let flow = &mut self.flows[f as usize];
+                flow.sender.start(now);
+                if let Some(app) = flow.app.as_mut() {
+                    app.start(now);
+                    self.queue.schedule(now, Event::AppWrite(f));
+                }
                 self.pump_sender(now, f);
+            }
+            Event::AppWrite(f) => {
+                let flow = &mut self.flows[f as usize];
+                if let Some(app) = flow.app.as_mut() {
+                    let (bytes, next) = app.write(now);
+                    flow.sender.write(bytes);
+                    if let Some(t) = next {
+                        self.queue.schedule(t, Event::AppWrite(f));
+                    }
+                    self.pump_sender(now, f);
+                }
             }
             Event::TxDone(l) => self.tx_done(now, l),
             Event::Arrive(l, p) => {

@@ -216,3 +216,40 @@ fn siad_fills_the_link() {
         s.flows[0].goodput_mbps
     );
 }
+
+#[test]
+fn rate_limited_and_on_off_sources_send_what_they_write() {
+    let cbr = r#"
+[[flows]]
+cca = "cubic"
+app = { rate = "4Mbps" }
+[[flows]]
+cca = "cubic"
+app = { rate = "8Mbps", on = "1s", off = "1s" }
+"#;
+    let text = SMALL_PIPE.replace("[[flows]]\ncca = \"cubic\"\n", "") + cbr;
+    let (s, mut sim) = run(&text, &["run.duration=10s"]);
+    let (cbr, onoff) = (&s.flows[0], &s.flows[1]);
+    // The link (20 Mb/s) is not the limit: each flow delivers what its application wrote.
+    assert!((cbr.goodput_mbps - 4.0).abs() < 0.2, "{}", cbr.goodput_mbps);
+    assert!(
+        (onoff.goodput_mbps - 4.0).abs() < 0.4,
+        "{}",
+        onoff.goodput_mbps
+    );
+    assert_eq!(cbr.retx_segments + onoff.retx_segments, 0);
+    // The on/off source is silent in its off periods (1-2 s, 3-4 s, ...).
+    let (fs, _) = sim.drain_series();
+    let idle: Vec<f64> = fs
+        .t_s
+        .iter()
+        .zip(&fs.flow)
+        .zip(&fs.goodput_mbps)
+        .filter(|((t, f), _)| **f == 1 && **t > 1.2 && **t < 1.9)
+        .map(|(_, g)| *g)
+        .collect();
+    assert!(
+        !idle.is_empty() && idle.iter().all(|g| *g == 0.0),
+        "{idle:?}"
+    );
+}

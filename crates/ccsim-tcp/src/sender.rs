@@ -159,6 +159,19 @@ impl TcpSender {
         )
     }
 
+    /// The application writes `bytes` more (rate-limited or on/off sources). A sender created
+    /// with `app_bytes = None` is an unlimited bulk source and ignores writes.
+    pub fn write(&mut self, bytes: u64) {
+        if let Some(total) = self.app_bytes.as_mut() {
+            *total += bytes;
+        }
+    }
+
+    /// Bytes the application has written so far (`None` for an unlimited bulk source).
+    pub fn written_bytes(&self) -> Option<u64> {
+        self.app_bytes
+    }
+
     pub fn cca_name(&self) -> &'static str {
         self.cca.name()
     }
