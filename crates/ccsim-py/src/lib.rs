@@ -28,7 +28,13 @@ struct PySimulation {
     inner: Mutex<Simulation>,
 }
 
-fn make(scenario: Scenario) -> PyResult<PySimulation> {
+/// Builds the simulation of a parsed scenario whose relative paths resolve from `base_dir`.
+fn make(
+    parsed: Result<Scenario, ScenarioError>,
+    base_dir: Option<String>,
+) -> PyResult<PySimulation> {
+    let mut scenario = parsed.map_err(scenario_err)?;
+    scenario.base_dir = base_dir.map(Into::into);
     Simulation::new(scenario)
         .map(|s| PySimulation {
             inner: Mutex::new(s),
@@ -50,18 +56,14 @@ impl PySimulation {
     #[staticmethod]
     #[pyo3(signature = (text, overrides=Vec::new(), base_dir=None))]
     fn from_toml(text: &str, overrides: Vec<String>, base_dir: Option<String>) -> PyResult<Self> {
-        let mut s = scenario_from_toml(text, &overrides).map_err(scenario_err)?;
-        s.base_dir = base_dir.map(Into::into);
-        make(s)
+        make(scenario_from_toml(text, &overrides), base_dir)
     }
 
     /// Builds a simulation from JSON text (same schema as TOML).
     #[staticmethod]
     #[pyo3(signature = (text, overrides=Vec::new(), base_dir=None))]
     fn from_json(text: &str, overrides: Vec<String>, base_dir: Option<String>) -> PyResult<Self> {
-        let mut s = scenario_from_json(text, &overrides).map_err(scenario_err)?;
-        s.base_dir = base_dir.map(Into::into);
-        make(s)
+        make(scenario_from_json(text, &overrides), base_dir)
     }
 
     #[getter]
