@@ -136,6 +136,7 @@ pub struct TcpOptions {
     pub pacing: Option<bool>,
     pub strict_receive_window: Option<bool>,
     pub window_scaling: Option<bool>,
+    pub ns3_prr_wraparound: Option<bool>,
 }
 
 impl TcpOptions {
@@ -162,7 +163,8 @@ impl TcpOptions {
             rcv_buf,
             pacing,
             strict_receive_window,
-            window_scaling
+            window_scaling,
+            ns3_prr_wraparound
         )
     }
 }

@@ -12,6 +12,7 @@ pub mod load;
 pub mod metrics;
 pub mod radio_glue;
 pub mod radio_spec;
+pub mod seg_trace;
 pub mod units;
 pub mod world;
 
@@ -84,6 +85,11 @@ impl Simulation {
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// Mutable access for debugging hooks (e.g. [`seg_trace`]) before or between runs.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
     }
 
     /// Time-series rows collected since the last drain.

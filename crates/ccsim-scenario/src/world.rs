@@ -103,6 +103,8 @@ pub struct World {
     pub unroutable: u64,
     /// Radio access, trace-driven links and vertical handover, if the scenario has any.
     pub radio: Option<Box<RadioGlue>>,
+    /// Per-segment log of one flow (debugging; see [`crate::seg_trace`]).
+    pub seg_trace: Option<crate::seg_trace::SegmentTrace>,
 }
 
 impl World {
@@ -137,6 +139,7 @@ impl World {
             series: Series::default(),
             unroutable: 0,
             radio: None,
+            seg_trace: None,
         }
     }
 
@@ -292,6 +295,11 @@ impl World {
         to_receiver: bool,
         seg: TcpSegment,
     ) {
+        if to_receiver {
+            if let Some(t) = self.seg_trace.as_mut() {
+                t.sent(now, flow, &seg);
+            }
+        }
         let packet = Packet {
             src,
             dst,
@@ -367,6 +375,9 @@ impl World {
             }
             self.pump_receiver(now, f);
         } else {
+            if let Some(t) = self.seg_trace.as_mut() {
+                t.acked(now, f, &packet.tcp);
+            }
             flow.sender.on_segment(now, &packet.tcp);
             if let Some(sample) = flow.sender.take_rtt_sample() {
                 flow.metrics.record_rtt(sample);

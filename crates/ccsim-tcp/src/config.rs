@@ -62,6 +62,10 @@ pub struct TcpConfig {
     /// with the shift derived from the receive buffer as ns-3 `CalculateWScale` does; SYN and
     /// SYN-ACK windows are never scaled (so at most 65535 bytes).
     pub window_scaling: bool,
+    /// Reproduce ns-3.44's PRR arithmetic bug: `prr_delivered × ssthresh` is a 32-bit
+    /// unsigned product that wraps modulo 2^32 (ns-3 issue #1282, fixed after 3.44). On by
+    /// default in the `ns3` profile; see [`crate::recovery`].
+    pub ns3_prr_wraparound: bool,
 }
 
 impl TcpConfig {
@@ -88,6 +92,7 @@ impl TcpConfig {
                 pacing: false,
                 strict_receive_window: false,
                 window_scaling: true,
+                ns3_prr_wraparound: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -110,6 +115,7 @@ impl TcpConfig {
                 pacing: false,
                 strict_receive_window: true,
                 window_scaling: true,
+                ns3_prr_wraparound: false,
             },
         }
     }

@@ -13,15 +13,18 @@ pub struct Recovery {
     prr_out: u64,
     /// RFC 6937 `RecoverFS`: outstanding bytes when recovery began.
     recover_fs: u64,
+    /// ns-3.44 computes `prr_delivered × ssthresh` in 32-bit unsigned arithmetic.
+    ns3_wraparound: bool,
 }
 
 impl Recovery {
-    pub fn new(algorithm: RecoveryAlgorithm) -> Self {
+    pub fn new(algorithm: RecoveryAlgorithm, ns3_wraparound: bool) -> Self {
         Recovery {
             algorithm,
             prr_delivered: 0,
             prr_out: 0,
             recover_fs: 0,
+            ns3_wraparound,
         }
     }
 
@@ -51,9 +54,7 @@ impl Recovery {
         let mss = tcb.mss as u64;
         let mut sndcnt: i64 = if pipe > ssthresh {
             // Proportional part: sndcnt = CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out.
-            let target =
-                (self.prr_delivered as u128 * ssthresh as u128).div_ceil(self.recover_fs as u128);
-            target as i64 - self.prr_out as i64
+            self.proportional_target(ssthresh) as i64 - self.prr_out as i64
         } else {
             // Slow-start reduction bound (PRR-SSRB):
             // limit = MAX(prr_delivered - prr_out, DeliveredData) + MSS.
@@ -67,6 +68,25 @@ impl Recovery {
         }
         let sndcnt = sndcnt.max(0) as u64;
         tcb.cwnd = (pipe + sndcnt).min(u32::MAX as u64) as u32;
+    }
+
+    /// CEIL(prr_delivered × ssthresh / RecoverFS).
+    ///
+    /// ns-3.44 (`TcpPrrRecovery::DoRecovery`, tcp-prr-recovery.cc) writes this as
+    /// `std::ceil(m_prrDelivered * tcb->m_ssThresh * 1.0 / m_recoveryFlightSize)`: both
+    /// factors are `uint32_t`, so the product wraps modulo 2^32 before the conversion to
+    /// double. Once prr_delivered × ssthresh passes 4 GiB (e.g. 2 segments of 10 000 bytes
+    /// with an 8 MB ssthresh, or 5 segments of 1448 bytes with 700 kB) the target collapses
+    /// and PRR sends nothing new until the window is exhausted. ns-3 fixed it after 3.44
+    /// (issue #1282, commit 25f76649); golden data from 3.44 carries it, so the `ns3`
+    /// profile reproduces it (`tcp.ns3_prr_wraparound`).
+    fn proportional_target(&self, ssthresh: u64) -> u64 {
+        if self.ns3_wraparound {
+            let wrapped = (self.prr_delivered as u32).wrapping_mul(ssthresh as u32);
+            (wrapped as u64).div_ceil(self.recover_fs)
+        } else {
+            (self.prr_delivered as u128 * ssthresh as u128).div_ceil(self.recover_fs as u128) as u64
+        }
     }
 
     /// Bytes sent (new or retransmitted) while in recovery.
@@ -91,7 +111,7 @@ mod tests {
         // 20 segments outstanding, 3 SACKed, head lost: pipe 16 segments; ssthresh 10.
         tcb.ssthresh = 10 * mss;
         tcb.bytes_in_flight = 16 * mss;
-        let mut r = Recovery::new(RecoveryAlgorithm::Prr);
+        let mut r = Recovery::new(RecoveryAlgorithm::Prr, false);
         r.enter(&mut tcb, 20_000, 1000);
         // ceil(1000 * 10000 / 20000) = 500 -> forced up to one MSS for the fast retransmit.
         assert_eq!(tcb.cwnd, 17 * mss);
@@ -111,11 +131,37 @@ mod tests {
         let mut tcb = TcpState::new(mss, 10, u32::MAX);
         tcb.ssthresh = 10 * mss;
         tcb.bytes_in_flight = 4 * mss;
-        let mut r = Recovery::new(RecoveryAlgorithm::Prr);
+        let mut r = Recovery::new(RecoveryAlgorithm::Prr, false);
         r.enter(&mut tcb, 20_000, 2000);
         // limit = max(2000 - 0, 2000) + 1000 = 3000; min(6000, 3000).
         assert_eq!(tcb.cwnd, 7 * mss);
         r.exit(&mut tcb);
         assert_eq!(tcb.cwnd, 10 * mss);
+    }
+
+    /// The numbers of ns-3.44's first recovery in validation case D (CUBIC, MSS 10 000):
+    /// RecoverFS 11 590 000, ssthresh 8 090 000. ns-3's own log shows cwnd = pipe on every
+    /// duplicate ACK after the fast retransmit (nothing new sent); RFC arithmetic would send.
+    #[test]
+    fn ns3_wraparound_stops_proportional_sending() {
+        let mss = 10_000;
+        let run = |wrap: bool| {
+            let mut tcb = TcpState::new(mss, 10, u32::MAX);
+            tcb.ssthresh = 8_090_000;
+            tcb.bytes_in_flight = 11_550_000;
+            let mut r = Recovery::new(RecoveryAlgorithm::Prr, wrap);
+            r.enter(&mut tcb, 11_590_000, 10_000);
+            assert_eq!(tcb.cwnd, 11_560_000, "fast retransmit forced on entry");
+            r.on_sent(mss);
+            // Next duplicate ACK SACKs one more segment: prr_delivered 20 000.
+            tcb.bytes_in_flight = 11_550_000;
+            r.on_ack(&mut tcb, 10_000);
+            tcb.cwnd - tcb.bytes_in_flight
+        };
+        // 20 000 × 8 090 000 = 161 800 000 000 ≡ 2 886 210 048 (mod 2^32) -> ceil(249.03) = 250,
+        // 250 − 10 000 < 0 -> sndcnt 0.
+        assert_eq!(run(true), 0);
+        // Exact: ceil(13 960.3) − 10 000 = 3 961 bytes.
+        assert_eq!(run(false), 3_961);
     }
 }

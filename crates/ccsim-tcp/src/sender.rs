@@ -111,7 +111,7 @@ impl TcpSender {
         tcb.high_tx_mark = ISS + 1;
         tcb.bytes_in_flight = 0;
         let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold);
-        let recovery = Recovery::new(cfg.recovery);
+        let recovery = Recovery::new(cfg.recovery, cfg.ns3_prr_wraparound);
         let rto = cfg.initial_rto.max(cfg.min_rto);
         let rwnd = cfg.rcv_buf;
         let full_control = cca.has_cong_control();

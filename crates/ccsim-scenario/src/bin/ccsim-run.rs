@@ -5,6 +5,9 @@
 //! cargo run --release --bin ccsim-run -- FILE.toml [key.path=value ...]
 //! CCSIM_SERIES=1     also print the flow time series to stderr
 //! CCSIM_DEBUG_AT=t,… print flow 0's sender state at these simulated times (s) to stderr
+//! CCSIM_DEBUG_FLOW=i  the flow CCSIM_DEBUG_AT and CCSIM_TRACE look at (default 0)
+//! CCSIM_TRACE=FILE    write the flow's segments (TX) and ACKs (RX) to FILE in the format of
+//!                     the ns-3 reference's --debugLog (validation/ns3), for diffing
 //! ```
 
 fn main() {
@@ -38,14 +41,24 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let debug_flow: usize = std::env::var("CCSIM_DEBUG_FLOW")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if let Some(path) = std::env::var_os("CCSIM_TRACE") {
+        let file = std::fs::File::create(&path).expect("cannot create CCSIM_TRACE file");
+        sim.world_mut().seg_trace = Some(ccsim_scenario::seg_trace::SegmentTrace::new(
+            debug_flow as u32,
+            Box::new(std::io::BufWriter::new(file)),
+        ));
+    }
     if let Ok(t) = std::env::var("CCSIM_DEBUG_AT") {
         for t in t.split(',') {
             sim.run_until(ccsim_core::Time::from_secs_f64(t.parse().unwrap()));
-            let f: usize = std::env::var("CCSIM_DEBUG_FLOW")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            eprintln!("t={t} {}", sim.world().flows[f].sender.debug_line());
+            eprintln!(
+                "t={t} {}",
+                sim.world().flows[debug_flow].sender.debug_line()
+            );
         }
     }
     if std::env::var_os("CCSIM_SERIES").is_some() {
