@@ -225,7 +225,17 @@ OnRx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
                                         : nullptr;
         *g_dbg << std::fixed << std::setprecision(9) << now << " RX ack=" << ack
                << " tsval=" << (ts ? ts->GetTimestamp() : 0) << " tsecr=" << (ts ? ts->GetEcho() : 0)
-               << " hdr=" << h.GetSerializedSize() << (isSyn ? " SYNACK" : "") << "\n";
+               << " hdr=" << h.GetSerializedSize() << (isSyn ? " SYNACK" : "");
+        if (h.HasOption(TcpOption::SACK))
+        {
+            auto sack = DynamicCast<const TcpOptionSack>(h.GetOption(TcpOption::SACK));
+            *g_dbg << " sack=";
+            for (const auto& [from, to] : sack->GetSackList())
+            {
+                *g_dbg << "[" << from << ";" << to << ")";
+            }
+        }
+        *g_dbg << "\n";
     }
     if (!isSyn)
     {
@@ -378,9 +388,26 @@ HookSocket(FlowStats* f)
 }
 
 void
-CountDrop(uint64_t* counter, Ptr<const Packet>)
+CountDrop(uint64_t* counter, Ptr<const Packet> p)
 {
     (*counter)++;
+    if (g_dbg && (counter == &g_bottleneckQueueDrops || counter == &g_bottleneckTcDrops))
+    {
+        // --debugLog: which segment the bottleneck dropped (any flow; the log is for diffing).
+        // The device queue holds PPP + IPv4 + TCP; the TC layer drops before the PPP header.
+        Ptr<Packet> c = p->Copy();
+        if (counter == &g_bottleneckQueueDrops)
+        {
+            PppHeader ppp;
+            c->RemoveHeader(ppp);
+        }
+        Ipv4Header ip;
+        c->RemoveHeader(ip);
+        TcpHeader tcp;
+        c->RemoveHeader(tcp);
+        *g_dbg << std::fixed << std::setprecision(9) << Simulator::Now().GetSeconds()
+               << " DROP seq=" << tcp.GetSequenceNumber() << " len=" << c->GetSize() << "\n";
+    }
 }
 
 // ----------------------------------------------------------------------------

@@ -50,11 +50,15 @@ impl Time {
     pub const fn saturating_sub(self, other: Time) -> Time {
         Time(self.0.saturating_sub(other.0))
     }
-    /// Time to serialise `bytes` at `rate_bps` bits per second, rounded up to the next ns.
+    /// Time to serialise `bytes` at `rate_bps` bits per second, rounded to the nearest ns (ties
+    /// up), as ns-3's `DataRate::CalculateBytesTxTime` → `Seconds(double)` → `Time` rounds.
+    /// Rounding up instead drifts ~1 ns per hop per packet from ns-3, enough to flip the order
+    /// of an arrival and a departure at a full queue over a few hundred round trips.
     pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
         debug_assert!(rate_bps > 0);
-        let bits = bytes as u128 * 8 * 1_000_000_000;
-        Time(bits.div_ceil(rate_bps as u128) as u64)
+        let ns_times_rate = bytes as u128 * 8 * 1_000_000_000;
+        let rate = rate_bps as u128;
+        Time(((ns_times_rate + rate / 2) / rate) as u64)
     }
 }
 
@@ -87,11 +91,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tx_time_rounds_up() {
+    fn tx_time_rounds_to_nearest_ns_like_ns3() {
         // 1500 B at 100 Mb/s = 120 us exactly.
         assert_eq!(Time::tx_time(1500, 100_000_000), Time::from_micros(120));
-        // 1 B at 3 b/s = 2.666.. s -> rounded up.
+        // 1 B at 3 b/s = 2.666.. s -> 2 666 666 667 ns.
         assert_eq!(Time::tx_time(1, 3), Time(2_666_666_667));
+        // A 10 054 B frame at 13 Gb/s = 6187.08 ns -> 6187 (ns-3), not 6188.
+        assert_eq!(Time::tx_time(10_054, 13_000_000_000), Time(6187));
+        // Ties go up: 1 B at 16 Gb/s = 0.5 ns -> 1.
+        assert_eq!(Time::tx_time(1, 16_000_000_000), Time(1));
     }
 
     #[test]

@@ -91,6 +91,10 @@ pub struct TcpSegment {
     pub sack: SackBlocks,
     /// SYN options: SACK permitted.
     pub sack_permitted: bool,
+    /// SYN options: maximum segment size (ns-3.44 never sends it; Linux always does).
+    pub mss_option: bool,
+    /// SYN options: window scale (RFC 7323 §2).
+    pub wscale_option: bool,
     /// Set by the sender on retransmitted data (for probes only; not on the wire).
     pub retransmission: bool,
 }
@@ -103,7 +107,12 @@ impl TcpSegment {
             opts += TS_OPTION_BYTES;
         }
         if self.flags.has(TcpFlags::SYN) {
-            opts += 4 + 3; // MSS, window scale
+            if self.mss_option {
+                opts += 4;
+            }
+            if self.wscale_option {
+                opts += 3;
+            }
             if self.sack_permitted {
                 opts += 2;
             }
@@ -202,6 +211,25 @@ mod tests {
         seg.sack.push(50, 60);
         // 10 + 2 + 24 = 36 option bytes.
         assert_eq!(seg.header_bytes(), 56);
+    }
+
+    #[test]
+    fn syn_option_bytes() {
+        let ns3 = TcpSegment {
+            timestamps: true,
+            flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
+            sack_permitted: true,
+            wscale_option: true,
+            ..Default::default()
+        };
+        // ns-3.44's SYN-ACK: TS 10 + WS 3 + SACK-permitted 2 = 15 -> 16 option bytes.
+        assert_eq!(ns3.header_bytes(), 36);
+        let linux = TcpSegment {
+            mss_option: true,
+            ..ns3
+        };
+        // + MSS 4 = 19 -> 20.
+        assert_eq!(linux.header_bytes(), 40);
     }
 
     #[test]

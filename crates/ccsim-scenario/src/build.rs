@@ -101,6 +101,9 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.ns3_prr_wraparound {
         c.ns3_prr_wraparound = v;
     }
+    if let Some(v) = opts.ns3_sacked_retx_in_flight {
+        c.ns3_sacked_retx_in_flight = v;
+    }
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(

@@ -137,6 +137,7 @@ pub struct TcpOptions {
     pub strict_receive_window: Option<bool>,
     pub window_scaling: Option<bool>,
     pub ns3_prr_wraparound: Option<bool>,
+    pub ns3_sacked_retx_in_flight: Option<bool>,
 }
 
 impl TcpOptions {
@@ -164,7 +165,8 @@ impl TcpOptions {
             pacing,
             strict_receive_window,
             window_scaling,
-            ns3_prr_wraparound
+            ns3_prr_wraparound,
+            ns3_sacked_retx_in_flight
         )
     }
 }

@@ -9,11 +9,11 @@ use std::io::Write;
 
 pub struct SegmentTrace {
     flow: u32,
-    out: Box<dyn Write>,
+    out: Box<dyn Write + Send>,
 }
 
 impl SegmentTrace {
-    pub fn new(flow: u32, out: Box<dyn Write>) -> Self {
+    pub fn new(flow: u32, out: Box<dyn Write + Send>) -> Self {
         SegmentTrace { flow, out }
     }
 
@@ -34,12 +34,26 @@ impl SegmentTrace {
         );
     }
 
+    /// A queue dropped a data segment (any flow, as the ns-3 log does).
+    pub fn dropped(&mut self, now: Time, seg: &TcpSegment) {
+        if seg.payload == 0 {
+            return;
+        }
+        let _ = writeln!(
+            self.out,
+            "{:.9} DROP seq={} len={}",
+            now.as_secs_f64(),
+            seg.seq,
+            seg.payload
+        );
+    }
+
     /// An ACK reaches the sender.
     pub fn acked(&mut self, now: Time, flow: u32, seg: &TcpSegment) {
         if flow != self.flow || seg.flags.has(ccsim_net::TcpFlags::SYN) {
             return;
         }
-        let _ = writeln!(
+        let _ = write!(
             self.out,
             "{:.9} RX ack={} tsval={} tsecr={} hdr={}",
             now.as_secs_f64(),
@@ -48,5 +62,12 @@ impl SegmentTrace {
             seg.ts_ecr,
             seg.header_bytes()
         );
+        if !seg.sack.is_empty() {
+            let _ = write!(self.out, " sack=");
+            for (from, to) in seg.sack.as_slice() {
+                let _ = write!(self.out, "[{from};{to})");
+            }
+        }
+        let _ = writeln!(self.out);
     }
 }

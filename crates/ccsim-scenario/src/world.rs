@@ -339,7 +339,10 @@ impl World {
             let done = now + link.tx_time(bytes);
             self.queue.schedule(done, Event::TxDone(l));
         } else if !link.queue.enqueue(id, bytes) {
-            self.packets.remove(id);
+            let dropped = self.packets.remove(id);
+            if let Some(t) = self.seg_trace.as_mut() {
+                t.dropped(now, &dropped.tcp);
+            }
         }
     }
 

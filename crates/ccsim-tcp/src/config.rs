@@ -66,6 +66,12 @@ pub struct TcpConfig {
     /// unsigned product that wraps modulo 2^32 (ns-3 issue #1282, fixed after 3.44). On by
     /// default in the `ns3` profile; see [`crate::recovery`].
     pub ns3_prr_wraparound: bool,
+    /// Put an MSS option on SYN and SYN-ACK. ns-3.44's `TcpSocketBase` never adds one (its
+    /// SYN-ACK header is 36 bytes: timestamps, window scale, SACK-permitted); Linux does.
+    pub syn_mss_option: bool,
+    /// Reproduce ns-3.44's pipe accounting of a retransmission that gets SACKed: it stays
+    /// counted in flight until cumulatively ACKed (ns-3 issue #1190, fixed after 3.44).
+    pub ns3_sacked_retx_in_flight: bool,
 }
 
 impl TcpConfig {
@@ -93,6 +99,8 @@ impl TcpConfig {
                 strict_receive_window: false,
                 window_scaling: true,
                 ns3_prr_wraparound: true,
+                syn_mss_option: false,
+                ns3_sacked_retx_in_flight: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -116,6 +124,8 @@ impl TcpConfig {
                 strict_receive_window: true,
                 window_scaling: true,
                 ns3_prr_wraparound: false,
+                syn_mss_option: true,
+                ns3_sacked_retx_in_flight: false,
             },
         }
     }

@@ -172,8 +172,8 @@ impl TcpReceiver {
         self.ooo.drain(..drained);
     }
 
-    /// Inserts [start, end) into the out-of-order ranges (merging neighbours) and moves the
-    /// resulting block to the front of the SACK list (ns-3 `TcpRxBuffer::UpdateSackList`).
+    /// Inserts [start, end) into the out-of-order ranges (merging neighbours) and records it
+    /// in the SACK list.
     fn insert_ooo(&mut self, start: u64, end: u64) {
         let pos = self.ooo.partition_point(|&(_, e)| e < start);
         let mut s = start;
@@ -187,8 +187,40 @@ impl TcpReceiver {
         }
         self.ooo.splice(pos..last, std::iter::once((s, e)));
         self.ooo_bytes += e - s;
-        self.sack_list.retain(|&(bs, be)| be < s || bs > e);
-        self.sack_list.insert(0, (s, e));
+        self.update_sack_list(start, end);
+    }
+
+    /// The SACK blocks to report, as ns-3.44 `TcpRxBuffer::UpdateSackList` keeps them (and in
+    /// the spirit of Linux `tcp_sack_new_ofo_skb`): the new segment goes first, merged with
+    /// list blocks it exactly touches; at most four blocks are remembered, the oldest dropped.
+    /// The list is *not* rebuilt from the reassembly queue: once a block has been dropped,
+    /// data arriving next to it is reported without it (RFC 2018 (a) is still met for the
+    /// blocks the receiver remembers). Reporting the whole contiguous held range instead gives
+    /// the sender more SACK information than ns-3's and changes which segments it marks lost.
+    fn update_sack_list(&mut self, head: u64, tail: u64) {
+        const REMEMBERED_BLOCKS: usize = 4;
+        self.sack_list.insert(0, (head, tail));
+        let mut i = 1;
+        while i < self.sack_list.len() {
+            let (fs, fe) = self.sack_list[0];
+            let (cs, ce) = self.sack_list[i];
+            let merged = if fs == ce {
+                Some((cs, fe))
+            } else if fe == cs {
+                Some((fs, ce))
+            } else {
+                None
+            };
+            match merged {
+                Some(m) => {
+                    self.sack_list.remove(i);
+                    self.sack_list[0] = m;
+                    i = 1; // the grown front block may now touch an earlier one
+                }
+                None => i += 1,
+            }
+        }
+        self.sack_list.truncate(REMEMBERED_BLOCKS);
     }
 
     pub fn on_timer(&mut self, now: Time) {
@@ -223,6 +255,8 @@ impl TcpReceiver {
             seg.flags = TcpFlags(TcpFlags::SYN | TcpFlags::ACK);
             seg.seq = 0;
             seg.sack_permitted = self.cfg.sack;
+            seg.mss_option = self.cfg.syn_mss_option;
+            seg.wscale_option = self.cfg.window_scaling;
             return Some(seg);
         }
         self.ack_due = false;
@@ -361,6 +395,29 @@ mod tests {
         assert_eq!(a.sack.as_slice(), &[(5001, 6001)]);
         assert_eq!(r.delivered_bytes(), 4000);
         assert_eq!(r.out_of_order_bytes(), 1000);
+    }
+
+    /// ns-3.44 remembers four blocks: after five separate holes the oldest block is forgotten,
+    /// and a segment arriving next to it is reported on its own although the receiver holds
+    /// the neighbour (the sender sees less than the reassembly queue has).
+    #[test]
+    fn sack_list_forgets_the_oldest_of_five_blocks() {
+        let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 0));
+        for k in [2, 4, 6, 8, 10] {
+            r.on_segment(Time::ZERO, &data(k, 0));
+        }
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(
+            a.sack.as_slice(),
+            &[(10_001, 11_001), (8001, 9001), (6001, 7001)],
+            "three blocks fit beside the timestamps"
+        );
+        // Segment 3 touches the forgotten block [2001, 3001) and the remembered [4001, 5001).
+        r.on_segment(Time::ZERO, &data(3, 0));
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(a.sack.as_slice()[0], (3001, 5001));
+        assert_eq!(r.out_of_order_bytes(), 6000, "the data itself is all held");
     }
 
     #[test]

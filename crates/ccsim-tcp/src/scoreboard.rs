@@ -64,6 +64,10 @@ pub struct Scoreboard {
     /// Highest SACKed absolute index + 1 (0 when nothing is SACKed).
     highest_sacked_end: u64,
     dupthresh: u32,
+    /// ns-3.44: a retransmitted segment that is then SACKed stays in `retrans_bytes` (and so
+    /// in pipe) until the cumulative ACK removes it (`TcpTxBuffer::Update` marks it SACKed
+    /// without clearing its retransmitted state; ns-3 issue #1190, fixed after 3.44).
+    sacked_retx_stays_in_flight: bool,
 }
 
 impl Scoreboard {
@@ -81,7 +85,14 @@ impl Scoreboard {
             retx_hint: 0,
             highest_sacked_end: 0,
             dupthresh,
+            sacked_retx_stays_in_flight: false,
         }
+    }
+
+    /// Reproduce ns-3.44's accounting of SACKed retransmissions (see the field).
+    pub fn with_ns3_sacked_retx_in_flight(mut self, on: bool) -> Self {
+        self.sacked_retx_stays_in_flight = on;
+        self
     }
 
     fn abs_index(&self, seq: u64) -> u64 {
@@ -163,6 +174,9 @@ impl Scoreboard {
             self.outstanding_bytes -= len;
             if s.sacked {
                 self.sacked_bytes -= len;
+                if s.retransmitted && self.sacked_retx_stays_in_flight {
+                    self.retrans_bytes -= len;
+                }
             } else {
                 newly += len;
                 delivered(&s);
@@ -222,7 +236,7 @@ impl Scoreboard {
                     if s.lost {
                         self.lost_bytes -= len;
                     }
-                    if s.retransmitted {
+                    if s.retransmitted && !self.sacked_retx_stays_in_flight {
                         self.retrans_bytes -= len;
                     }
                     self.highest_sacked_end = self.highest_sacked_end.max(idx + 1);
@@ -361,6 +375,26 @@ mod tests {
             sb.on_new_segment(i * MSS as u64, MSS, Time::ZERO);
         }
         sb
+    }
+
+    /// A lost segment 1 is retransmitted and the retransmission is SACKed while the head (0)
+    /// is still missing: RFC pipe drops it at once, ns-3.44 only at the cumulative ACK.
+    #[test]
+    fn sacked_retransmission_leaves_pipe_at_once_or_at_the_cumulative_ack() {
+        for ns3 in [false, true] {
+            let mut sb = board(10).with_ns3_sacked_retx_in_flight(ns3);
+            sb.on_sack(&[(2000, 6000)]);
+            assert_eq!(sb.lost_bytes(), 2000, "segments 0 and 1 are lost");
+            sb.on_retransmit(1000, Time::ZERO);
+            let before = sb.bytes_in_flight();
+            sb.on_sack(&[(1000, 6000)]);
+            let expected = if ns3 { before } else { before - 1000 };
+            assert_eq!(sb.bytes_in_flight(), expected, "ns3 quirk {ns3}");
+            // The cumulative ACK past both settles the accounting either way.
+            sb.on_retransmit(0, Time::ZERO);
+            sb.on_cumulative_ack(6000);
+            assert_eq!(sb.bytes_in_flight(), 4000);
+        }
     }
 
     #[test]

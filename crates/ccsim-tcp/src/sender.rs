@@ -80,6 +80,9 @@ pub struct TcpSender {
     rto: Time,
     rto_deadline: Option<Time>,
     syn_due: bool,
+    /// The pure ACK that completes the three-way handshake is due (ns-3 `ProcessSynSent`
+    /// sends it before any data; Linux too when no data is queued at SYN-ACK time).
+    handshake_ack_due: bool,
     syn_tries: u32,
     syn_sent_at: Time,
     /// Timestamp to echo back (peer's latest TSval).
@@ -110,7 +113,8 @@ impl TcpSender {
         tcb.next_tx_seq = ISS + 1;
         tcb.high_tx_mark = ISS + 1;
         tcb.bytes_in_flight = 0;
-        let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold);
+        let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold)
+            .with_ns3_sacked_retx_in_flight(cfg.ns3_sacked_retx_in_flight);
         let recovery = Recovery::new(cfg.recovery, cfg.ns3_prr_wraparound);
         let rto = cfg.initial_rto.max(cfg.min_rto);
         let rwnd = cfg.rcv_buf;
@@ -133,6 +137,7 @@ impl TcpSender {
             rto,
             rto_deadline: None,
             syn_due: false,
+            handshake_ack_due: false,
             syn_tries: 0,
             syn_sent_at: Time::ZERO,
             ts_recent: 0,
@@ -284,6 +289,7 @@ impl TcpSender {
     fn on_syn_ack(&mut self, now: Time, seg: &TcpSegment) {
         self.phase = Phase::Established;
         self.syn_due = false;
+        self.handshake_ack_due = true;
         self.rwnd = seg.window;
         // The SYN-ACK gives the first RTT measurement (unless the SYN was retransmitted).
         if self.syn_tries == 1 {
@@ -664,6 +670,11 @@ impl TcpSender {
     /// The next segment to put on the wire now, if the window, pacing and data allow one.
     /// The owner calls it until it returns `None`; that ends one transmission attempt.
     pub fn poll_transmit(&mut self, now: Time) -> Option<TcpSegment> {
+        if self.handshake_ack_due {
+            // Not data: no window, RTO or burst accounting.
+            self.handshake_ack_due = false;
+            return Some(self.data_segment(now, ISS + 1, 0));
+        }
         if let Some(b) = self.burst.as_ref() {
             // Burst mode: at most `send_quantum` segments per attempt, back to back.
             let quantum = self.cca.send_quantum().unwrap_or(u32::MAX);
@@ -789,6 +800,8 @@ impl TcpSender {
             ts_ecr: 0,
             timestamps: self.cfg.timestamps,
             sack_permitted: self.cfg.sack,
+            mss_option: self.cfg.syn_mss_option,
+            wscale_option: self.cfg.window_scaling,
             ..Default::default()
         }
     }

@@ -33,6 +33,10 @@ fn sender(cca: &str) -> TcpSender {
         ..Default::default()
     };
     s.on_segment(ms(100), &synack);
+    // The pure ACK completing the handshake comes first (as in ns-3 and Linux).
+    let hs = s.poll_transmit(ms(100)).unwrap();
+    assert!(hs.flags.has(TcpFlags::ACK) && !hs.flags.has(TcpFlags::SYN));
+    assert_eq!((hs.seq, hs.ack, hs.payload), (1, 1, 0));
     s
 }
 
@@ -154,7 +158,8 @@ fn finite_transfer_stops_at_the_last_byte() {
     let out = drain(&mut s, ms(10));
     assert_eq!(
         out.iter().map(|x| x.payload).collect::<Vec<_>>(),
-        vec![1000, 1000, 500]
+        vec![0, 1000, 1000, 500],
+        "handshake ACK, then the data"
     );
     let mut a = ack(2, &[], 0);
     a.ack = 2501;
