@@ -69,39 +69,16 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
 
 # What is known about every case outside tolerance (kept next to the table it explains).
 KNOWN_GAPS = {
-    (
-        "A",
-        "TcpLinuxReno",
-    ): "ns-3 has one retransmission timeout (a lost retransmission waits for the "
-    "1 s RTO); ccsim repairs the same hole without one, hence +2 % goodput with identical "
-    "retransmission counts. Not yet traced to the ns-3 line.",
-    (
-        "A",
-        "TcpVegas",
-    ): "Both under-use the link (ns-3.44's Vegas settles near 56 Mb/s); cwnd differs "
-    "by a few segments after the first loss-free rounds. Under investigation.",
-    ("A", "TcpScalable"): "One RTO in both; ccsim retransmits ~12 % more after it.",
-    ("B", "TcpCubic"): "Ten flows start at the same instant; the synchronised slow-start overshoot "
-    "loses ~10 % of a window per flow. Aggregate goodput and RTTs match; per-flow retransmissions "
-    "differ (ns-3: one RTO per flow, ccsim: one to four) because lost retransmissions are repaired "
-    "differently after the first RTO. Under investigation.",
-    ("B", "TcpNewReno"): "Aggregate goodput identical to ns-3; flow 0's RTT median differs by 2 ms "
-    "(per-flow interleaving at the shared queue).",
-    (
-        "C",
-        "TcpBic",
-    ): "BIC's second timeout in the 50 Mb/s phase happens at a different time than in "
-    "ns-3; the recovery after the blockage then differs.",
-    ("C", "TcpScalable"): "As in case A: timeouts at different times during the blockage.",
-    ("C", "TcpBbr"): "Goodput and median RTT match (issue 3's BBR criteria); the tail (p95) is "
-    "longer in ccsim around the rate drop.",
-    ("C", "TcpLinuxReno"): "Goodput and retransmissions identical; p95 RTT differs by 5 ms.",
-    ("D", "TcpBbr"): "As case C (no timeout occurs with either minimum RTO).",
-    ("D", "TcpCubic"): "With a 200 ms minimum RTO ccsim times out at 5.22 s, 170 ms after the rate "
-    "drop, while the hole's retransmission waits behind ~1 s of queue; ns-3 does not. After that "
-    "timeout ccsim's RTT history is empty (ns-3 `ReTxTimeout` rule), srtt stays at the pre-drop "
-    "68 ms and two more spurious timeouts follow. Not yet traced to the ns-3 line that keeps "
-    "ns-3's timer from expiring.",
+    ("B", "TcpBic"): "Aggregate goodput (-0.2 %), RTTs, RTO count (10/10) and Jain's index match; "
+    "ccsim retransmits 11 150 segments to ns-3's 6 111 (ns-3 itself drops 6 060), so about "
+    "5 000 of ccsim's retransmissions are spurious, after the timeouts. The divergence point is "
+    "not traced yet (next step: the per-segment diff described in validation/README.md).",
+    ("C", "TcpBbr"): "Goodput (-0.2 %) and median RTT match; p95 RTT 39 vs 31 ms and ns-3 has one "
+    "RTO that ccsim does not. Not traced yet.",
+    ("D", "TcpBbr"): "Same as case C (BBR's runs do not depend on the minimum RTO here).",
+    ("D", "TcpScalable"): "Identical to ns-3 until the drop to 50 Mb/s at 5 s; with the 200 ms "
+    "minimum RTO ns-3 recovers 2.1 s after the blockage and ccsim after 0.2 s (+14 % goodput). "
+    "Not traced yet.",
 }
 
 
@@ -162,7 +139,8 @@ def compare(golden_path: Path) -> dict[str, Any]:
         cum = np.interp(edges, fs["t_s"].to_numpy(), fs["delivered_bytes"].to_numpy())
         row["bins"] = (np.asarray(bins) * 8 / BIN_S / 1e6, np.diff(cum) * 8 / BIN_S / 1e6)
         a, b = ns3_phase["recovery_time_s"], ours["recovery_time_s"]
-        checks["recovery"] = (
+        # Neither recovering before the run ends (a collapsed flow) is agreement too.
+        checks["recovery"] = (a is None and b is None) or (
             a is not None
             and b is not None
             and abs(a - b) <= max(TOL_RECOVERY_ABS, TOL_RECOVERY_REL * a)

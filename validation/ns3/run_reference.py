@@ -184,7 +184,12 @@ def print_table(outdir: Path) -> None:
         n = len(fl)
         if n == 1:
             f = fl[0]
-            p50, p95, mean, ns = f["rtt_p50_ms"], f["rtt_p95_ms"], f["rtt_mean_ms"], f["rtt_samples"]
+            p50, p95, mean, ns = (
+                f["rtt_p50_ms"],
+                f["rtt_p95_ms"],
+                f["rtt_mean_ms"],
+                f["rtt_samples"],
+            )
             rtt = f"| {p50:g} | {p95:g} | {mean:.2f} | {ns} "
         else:
             rtt = "| (per flow) | | | "
@@ -192,7 +197,8 @@ def print_table(outdir: Path) -> None:
         retx = sum(f["retx_segments"] for f in fl)
         rtos = sum(f.get("rto_events", 0) for f in fl)
         bad = sum(
-            f.get("verify_rtt", {}).get("mismatches", 0) + f.get("verify_rtt", {}).get("samples_not_taken_by_ns3", 0)
+            f.get("verify_rtt", {}).get("mismatches", 0)
+            + f.get("verify_rtt", {}).get("samples_not_taken_by_ns3", 0)
             for f in fl
         )
         if bad:
@@ -205,14 +211,22 @@ def print_table(outdir: Path) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--cases", default="A", help="comma-separated case names (A,B,C,D)")
-    ap.add_argument("--ccas", default="TcpCubic,TcpNewReno", help="comma-separated TypeId names or 'all'")
+    ap.add_argument(
+        "--ccas", default="TcpCubic,TcpNewReno", help="comma-separated TypeId names or 'all'"
+    )
     ap.add_argument("--bin", default=str(DEFAULT_BIN), help="dumbbell binary")
     ap.add_argument("--outdir", default=str(DEFAULT_OUT))
     ap.add_argument("--jobs", type=int, default=1, help="parallel runs (2 at most on 2 cores)")
     ap.add_argument("--list", action="store_true", help="print the case table and exit")
-    ap.add_argument("--table", action="store_true", help="print a markdown table of the golden JSON in --outdir and exit")
+    ap.add_argument(
+        "--table",
+        action="store_true",
+        help="print a markdown table of the golden JSON in --outdir and exit",
+    )
     ap.add_argument("extra", nargs="*", help="extra arguments passed to every run (after --)")
     a = ap.parse_args()
 

@@ -98,8 +98,8 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.window_scaling {
         c.window_scaling = v;
     }
-    if let Some(v) = opts.ns3_prr_wraparound {
-        c.ns3_prr_wraparound = v;
+    if let Some(v) = opts.ns3_prr_quirks {
+        c.ns3_prr_quirks = v;
     }
     if let Some(v) = opts.ns3_sacked_retx_in_flight {
         c.ns3_sacked_retx_in_flight = v;

@@ -136,7 +136,7 @@ pub struct TcpOptions {
     pub pacing: Option<bool>,
     pub strict_receive_window: Option<bool>,
     pub window_scaling: Option<bool>,
-    pub ns3_prr_wraparound: Option<bool>,
+    pub ns3_prr_quirks: Option<bool>,
     pub ns3_sacked_retx_in_flight: Option<bool>,
 }
 
@@ -165,7 +165,7 @@ impl TcpOptions {
             pacing,
             strict_receive_window,
             window_scaling,
-            ns3_prr_wraparound,
+            ns3_prr_quirks,
             ns3_sacked_retx_in_flight
         )
     }

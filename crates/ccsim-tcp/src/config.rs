@@ -62,10 +62,12 @@ pub struct TcpConfig {
     /// with the shift derived from the receive buffer as ns-3 `CalculateWScale` does; SYN and
     /// SYN-ACK windows are never scaled (so at most 65535 bytes).
     pub window_scaling: bool,
-    /// Reproduce ns-3.44's PRR arithmetic bug: `prr_delivered × ssthresh` is a 32-bit
-    /// unsigned product that wraps modulo 2^32 (ns-3 issue #1282, fixed after 3.44). On by
+    /// Reproduce ns-3.44's two PRR bugs: `prr_delivered × ssthresh` is a 32-bit unsigned
+    /// product that wraps modulo 2^32 (ns-3 issue #1282), and every duplicate ACK adds one MSS
+    /// to DeliveredData on top of the SACKed bytes (#1350), and RecoverFS is the pipe rather
+    /// than FlightSize (#1351); all fixed after 3.44. On by
     /// default in the `ns3` profile; see [`crate::recovery`].
-    pub ns3_prr_wraparound: bool,
+    pub ns3_prr_quirks: bool,
     /// Put an MSS option on SYN and SYN-ACK. ns-3.44's `TcpSocketBase` never adds one (its
     /// SYN-ACK header is 36 bytes: timestamps, window scale, SACK-permitted); Linux does.
     pub syn_mss_option: bool,
@@ -98,7 +100,7 @@ impl TcpConfig {
                 pacing: false,
                 strict_receive_window: false,
                 window_scaling: true,
-                ns3_prr_wraparound: true,
+                ns3_prr_quirks: true,
                 syn_mss_option: false,
                 ns3_sacked_retx_in_flight: true,
             },
@@ -123,7 +125,7 @@ impl TcpConfig {
                 pacing: false,
                 strict_receive_window: true,
                 window_scaling: true,
-                ns3_prr_wraparound: false,
+                ns3_prr_quirks: false,
                 syn_mss_option: true,
                 ns3_sacked_retx_in_flight: false,
             },

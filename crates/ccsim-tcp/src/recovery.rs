@@ -14,17 +14,17 @@ pub struct Recovery {
     /// RFC 6937 `RecoverFS`: outstanding bytes when recovery began.
     recover_fs: u64,
     /// ns-3.44 computes `prr_delivered × ssthresh` in 32-bit unsigned arithmetic.
-    ns3_wraparound: bool,
+    ns3_quirks: bool,
 }
 
 impl Recovery {
-    pub fn new(algorithm: RecoveryAlgorithm, ns3_wraparound: bool) -> Self {
+    pub fn new(algorithm: RecoveryAlgorithm, ns3_quirks: bool) -> Self {
         Recovery {
             algorithm,
             prr_delivered: 0,
             prr_out: 0,
             recover_fs: 0,
-            ns3_wraparound,
+            ns3_quirks,
         }
     }
 
@@ -35,8 +35,16 @@ impl Recovery {
             RecoveryAlgorithm::Prr => {
                 self.prr_out = 0;
                 self.prr_delivered = 0;
-                self.recover_fs = flight_size.max(1);
-                self.on_ack(tcb, delivered);
+                // RFC 6937 RecoverFS is FlightSize; ns-3.44 takes the RFC 6675 pipe instead
+                // (`m_recoveryFlightSize = tcb->m_bytesInFlight`, issue #1351, fixed after 3.44).
+                let fs = if self.ns3_quirks {
+                    tcb.bytes_in_flight as u64
+                } else {
+                    flight_size
+                };
+                self.recover_fs = fs.max(1);
+                // ns-3 `EnterRecovery` calls `DoRecovery(tcb, delivered, isDupAck = true)`.
+                self.on_dupack(tcb, delivered);
             }
         }
     }
@@ -45,6 +53,21 @@ impl Recovery {
     /// (cumulatively ACKed or SACKed). Sets cwnd = pipe + sndcnt so that the sender's usual
     /// "cwnd − pipe" rule sends exactly sndcnt.
     pub fn on_ack(&mut self, tcb: &mut TcpState, delivered: u64) {
+        self.update(tcb, delivered)
+    }
+
+    /// [`on_ack`](Self::on_ack) for a duplicate ACK. ns-3.44 (`TcpPrrRecovery::DoRecovery`
+    /// with `isDupAck`) adds one MSS to DeliveredData while prr_delivered < RecoverFS, the
+    /// RFC's estimate for connections *without* SACK, on top of the SACKed bytes it was given:
+    /// a double count with SACK (ns-3 issue #1350, fixed after 3.44).
+    pub fn on_dupack(&mut self, tcb: &mut TcpState, mut delivered: u64) {
+        if self.ns3_quirks && self.prr_delivered < self.recover_fs {
+            delivered += tcb.mss as u64;
+        }
+        self.update(tcb, delivered)
+    }
+
+    fn update(&mut self, tcb: &mut TcpState, delivered: u64) {
         if self.algorithm != RecoveryAlgorithm::Prr || delivered == 0 {
             return;
         }
@@ -79,9 +102,9 @@ impl Recovery {
     /// with an 8 MB ssthresh, or 5 segments of 1448 bytes with 700 kB) the target collapses
     /// and PRR sends nothing new until the window is exhausted. ns-3 fixed it after 3.44
     /// (issue #1282, commit 25f76649); golden data from 3.44 carries it, so the `ns3`
-    /// profile reproduces it (`tcp.ns3_prr_wraparound`).
+    /// profile reproduces it (`tcp.ns3_prr_quirks`).
     fn proportional_target(&self, ssthresh: u64) -> u64 {
-        if self.ns3_wraparound {
+        if self.ns3_quirks {
             let wrapped = (self.prr_delivered as u32).wrapping_mul(ssthresh as u32);
             (wrapped as u64).div_ceil(self.recover_fs)
         } else {
@@ -143,7 +166,7 @@ mod tests {
     /// RecoverFS 11 590 000, ssthresh 8 090 000. ns-3's own log shows cwnd = pipe on every
     /// duplicate ACK after the fast retransmit (nothing new sent); RFC arithmetic would send.
     #[test]
-    fn ns3_wraparound_stops_proportional_sending() {
+    fn ns3_quirks_stops_proportional_sending() {
         let mss = 10_000;
         let run = |wrap: bool| {
             let mut tcb = TcpState::new(mss, 10, u32::MAX);

@@ -115,7 +115,7 @@ impl TcpSender {
         tcb.bytes_in_flight = 0;
         let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold)
             .with_ns3_sacked_retx_in_flight(cfg.ns3_sacked_retx_in_flight);
-        let recovery = Recovery::new(cfg.recovery, cfg.ns3_prr_wraparound);
+        let recovery = Recovery::new(cfg.recovery, cfg.ns3_prr_quirks);
         let rto = cfg.initial_rto.max(cfg.min_rto);
         let rwnd = cfg.rcv_buf;
         let full_control = cca.has_cong_control();
@@ -436,7 +436,7 @@ impl TcpSender {
         }
         match self.tcb.cong_state {
             CongState::Recovery if !self.full_control => {
-                self.recovery.on_ack(&mut self.tcb, delivered)
+                self.recovery.on_dupack(&mut self.tcb, delivered)
             }
             CongState::Disorder => {
                 // RFC 6582 §3.2 step 2: no new recovery before SND.UNA passes `recover`

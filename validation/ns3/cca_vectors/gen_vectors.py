@@ -8,6 +8,7 @@ vector per line).
 
     python3 gen_vectors.py --bin ./gen_vectors IN.json > OUT.json
 """
+
 import argparse
 import json
 import subprocess
