@@ -97,6 +97,20 @@ CASES: dict[str, dict[str, str]] = {
         "rateChange": "5:50000000,10:1300000000",
         "minRto": "0.2",
     },
+    # Not in the issue grid: a small 20 Mb/s link blocked to 2 Mb/s from 2 to 4 s with a 200 ms
+    # minimum RTO. ns-3.44's PRR bugs (#1282/#1350/#1351) make CUBIC collapse into repeated
+    # timeouts here; ccsim's `ns3` profile must reproduce that (tests/test_cli_and_api.py runs
+    # the same link with RFC PRR).
+    "E": {
+        "flows": "1",
+        "bottleneckRate": "20000000",
+        "bottleneckDelay": "10",
+        "mss": "1448",
+        "duration": "6",
+        "rateChange": "2:2000000,4:20000000",
+        "minRto": "0.2",
+        "bufSize": "2000000",
+    },
 }
 
 
