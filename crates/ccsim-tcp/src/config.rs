@@ -74,6 +74,9 @@ pub struct TcpConfig {
     /// Reproduce ns-3.44's pipe accounting of a retransmission that gets SACKed: it stays
     /// counted in flight until cumulatively ACKed (ns-3 issue #1190, fixed after 3.44).
     pub ns3_sacked_retx_in_flight: bool,
+    /// The advertised window is the receive buffer minus the out-of-order bytes held (Linux
+    /// accounts them against the buffer). ns-3.44 advertises the whole buffer regardless.
+    pub rwnd_counts_out_of_order: bool,
 }
 
 impl TcpConfig {
@@ -103,6 +106,7 @@ impl TcpConfig {
                 ns3_prr_quirks: true,
                 syn_mss_option: false,
                 ns3_sacked_retx_in_flight: true,
+                rwnd_counts_out_of_order: false,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -128,6 +132,7 @@ impl TcpConfig {
                 ns3_prr_quirks: false,
                 syn_mss_option: true,
                 ns3_sacked_retx_in_flight: false,
+                rwnd_counts_out_of_order: true,
             },
         }
     }

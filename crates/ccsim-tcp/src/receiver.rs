@@ -86,7 +86,14 @@ impl TcpReceiver {
     /// The window the peer may use, as it decodes it from the 16-bit field: free buffer space
     /// truncated to the scale unit (RFC 7323 §2.3); unscaled and capped on SYN segments.
     fn advertised_window(&self, syn: bool) -> u64 {
-        let free = self.cfg.rcv_buf.saturating_sub(self.ooo_bytes);
+        // ns-3.44 advertises `MaxRxSequence − NextRxSequence`, the whole buffer once the
+        // application has read the in-order data: out-of-order bytes held do not shrink it
+        // (`TcpRxBuffer::MaxRxSequence`).
+        let free = if self.cfg.rwnd_counts_out_of_order {
+            self.cfg.rcv_buf.saturating_sub(self.ooo_bytes)
+        } else {
+            self.cfg.rcv_buf
+        };
         if syn {
             return free.min(MAX_WINDOW_FIELD);
         }
@@ -129,7 +136,13 @@ impl TcpReceiver {
             self.rcv_nxt = end;
             self.pull_contiguous();
         } else {
-            if end - start + self.ooo_bytes > self.cfg.rcv_buf {
+            let no_room = if self.cfg.rwnd_counts_out_of_order {
+                end - start + self.ooo_bytes > self.cfg.rcv_buf
+            } else {
+                // ns-3: nothing beyond NextRxSequence + buffer size is accepted.
+                end > self.rcv_nxt + self.cfg.rcv_buf
+            };
+            if no_room {
                 self.ack_due = true; // no room: drop, re-advertise
                 return;
             }
@@ -395,6 +408,38 @@ mod tests {
         assert_eq!(a.sack.as_slice(), &[(5001, 6001)]);
         assert_eq!(r.delivered_bytes(), 4000);
         assert_eq!(r.out_of_order_bytes(), 1000);
+    }
+
+    /// Out-of-order data shrinks the advertised window in the `linux` profile only; ns-3.44
+    /// keeps advertising the whole buffer.
+    #[test]
+    fn out_of_order_bytes_and_the_advertised_window() {
+        for (counts, expected) in [(true, 60_000 - 2 * MSS as u64), (false, 60_000)] {
+            let mut r = TcpReceiver::new(TcpConfig {
+                mss: MSS,
+                rcv_buf: 60_000,
+                window_scaling: false,
+                rwnd_counts_out_of_order: counts,
+                ..TcpConfig::default()
+            });
+            let syn = TcpSegment {
+                flags: TcpFlags(TcpFlags::SYN),
+                timestamps: true,
+                ..Default::default()
+            };
+            r.on_segment(Time::ZERO, &syn);
+            r.poll_transmit(Time::ZERO);
+            for k in [0, 2, 4] {
+                r.on_segment(Time::ZERO, &data(k, 0));
+            }
+            let last = std::iter::from_fn(|| r.poll_transmit(Time::ZERO)).last();
+            assert_eq!(r.out_of_order_bytes(), 2 * MSS as u64);
+            assert_eq!(
+                last.unwrap().window,
+                expected,
+                "counts out-of-order: {counts}"
+            );
+        }
     }
 
     /// ns-3.44 remembers four blocks: after five separate holes the oldest block is forgotten,
