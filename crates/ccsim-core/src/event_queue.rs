@@ -4,9 +4,12 @@ use crate::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// Insertion sequence number: the tie-breaker between events due at the same time.
+pub type Seq = u64;
+
 struct Entry<E> {
     time: Time,
-    seq: u64,
+    seq: Seq,
     event: E,
 }
 
@@ -33,8 +36,15 @@ impl<E> Ord for Entry<E> {
 
 /// Events scheduled for the same time pop in the order they were pushed (FIFO ties),
 /// like ns-3's default scheduler. Events are plain values (enums), never closures.
+///
+/// Two heaps share one sequence counter and pop as one queue (the earlier head of the two):
+/// `heap` for the packet events every packet goes through, `timers` for re-armable timers.
+/// A timer that moves earlier leaves its old copy behind (ignored when it pops); at 1 Gb/s
+/// those stale copies outnumber the packet events pending, and kept apart they no longer
+/// deepen the heap on the per-packet path (benches/README.md).
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    timers: BinaryHeap<Entry<E>>,
     next_seq: u64,
     now: Time,
     processed: u64,
@@ -54,6 +64,7 @@ impl<E> EventQueue<E> {
     pub fn with_capacity(capacity: usize) -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(capacity),
+            timers: BinaryHeap::new(),
             next_seq: 0,
             now: Time::ZERO,
             processed: 0,
@@ -71,21 +82,51 @@ impl<E> EventQueue<E> {
         self.processed
     }
 
+    /// Events pending, stale timer copies included.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.timers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.is_empty() && self.timers.is_empty()
     }
 
     /// Schedules `event` at absolute time `at` (never in the past).
     #[inline]
     pub fn schedule(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
+        let seq = self.reserve_seq();
+        self.schedule_with_seq(at, seq, event);
+    }
+
+    /// Takes the next sequence number without scheduling anything, for an event that will be
+    /// scheduled later with [`Self::schedule_with_seq`] but must order as if scheduled now.
+    #[inline]
+    pub fn reserve_seq(&mut self) -> Seq {
         let seq = self.next_seq;
         self.next_seq += 1;
+        seq
+    }
+
+    /// Schedules `event` at `at` under a sequence number from [`Self::reserve_seq`].
+    #[inline]
+    pub fn schedule_with_seq(&mut self, at: Time, seq: Seq, event: E) {
+        debug_assert!(at >= self.now, "event scheduled in the past");
+        debug_assert!(seq < self.next_seq, "sequence number was not reserved");
         self.heap.push(Entry {
+            time: at.max(self.now),
+            seq,
+            event,
+        });
+    }
+
+    /// Schedules a timer event: ordered exactly like [`Self::schedule`], stored apart from the
+    /// packet events (see the type's documentation).
+    #[inline]
+    pub fn schedule_timer(&mut self, at: Time, event: E) {
+        debug_assert!(at >= self.now, "event scheduled in the past");
+        let seq = self.reserve_seq();
+        self.timers.push(Entry {
             time: at.max(self.now),
             seq,
             event,
@@ -100,16 +141,38 @@ impl<E> EventQueue<E> {
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        self.next_heap().peek().map(|e| e.time)
+    }
+
+    /// The heap holding the earliest (time, seq) of the two.
+    #[inline]
+    fn next_heap(&self) -> &BinaryHeap<Entry<E>> {
+        match (self.heap.peek(), self.timers.peek()) {
+            // Entry's order is reversed: the greater entry is the earlier one.
+            (Some(p), Some(t)) if t > p => &self.timers,
+            (None, Some(_)) => &self.timers,
+            _ => &self.heap,
+        }
     }
 
     /// Pops the next event if it is due at or before `until`, advancing the clock.
     #[inline]
     pub fn pop_until(&mut self, until: Time) -> Option<(Time, E)> {
-        if self.heap.peek()?.time > until {
+        let from_timers = match (self.heap.peek(), self.timers.peek()) {
+            (Some(p), Some(t)) => t > p,
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+            (None, None) => return None,
+        };
+        let heap = if from_timers {
+            &mut self.timers
+        } else {
+            &mut self.heap
+        };
+        if heap.peek()?.time > until {
             return None;
         }
-        let entry = self.heap.pop()?;
+        let entry = heap.pop()?;
         self.now = entry.time;
         self.processed += 1;
         Some((entry.time, entry.event))
@@ -138,6 +201,22 @@ mod tests {
         assert_eq!(order, ["a", "b", "c", "d"]);
         assert_eq!(q.now(), Time(20));
         assert_eq!(q.processed(), 4);
+    }
+
+    #[test]
+    fn timers_interleave_with_packet_events_by_time_then_insertion() {
+        let mut q = EventQueue::new();
+        q.schedule_timer(Time(10), "t1");
+        q.schedule(Time(10), "p1");
+        q.schedule_timer(Time(5), "t0");
+        q.schedule(Time(20), "p2");
+        q.schedule_timer(Time(20), "t2");
+        q.schedule(Time(10), "p3");
+        assert_eq!(q.len(), 6);
+        assert_eq!(q.peek_time(), Some(Time(5)));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop_until(Time::MAX).map(|(_, e)| e)).collect();
+        assert_eq!(order, ["t0", "t1", "p1", "p3", "p2", "t2"]);
+        assert!(q.is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use crate::packet::{NodeId, PacketId};
 use crate::queue::DropTailQueue;
-use ccsim_core::Time;
+use ccsim_core::{DelayLine, Time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LinkId(pub u32);
@@ -23,6 +23,8 @@ pub struct Link {
     pub queue: DropTailQueue,
     /// Packet currently being serialised, if any.
     pub in_service: Option<PacketId>,
+    /// Packets propagating towards `to` (sent, not yet arrived), in arrival order.
+    pub in_flight: DelayLine<PacketId>,
     pub tx_packets: u64,
     pub tx_bytes: u64,
     /// Time-integral of queue occupancy (packets·ns), for the mean occupancy.
@@ -48,6 +50,7 @@ impl Link {
             l2_header_bytes: 2,
             queue,
             in_service: None,
+            in_flight: DelayLine::default(),
             tx_packets: 0,
             tx_bytes: 0,
             occupancy_integral: 0,

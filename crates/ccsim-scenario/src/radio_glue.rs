@@ -96,7 +96,7 @@ impl Ran {
             let t = t.max(now);
             if self.scheduled.is_none_or(|cur| t < cur) {
                 self.scheduled = Some(t);
-                queue.schedule(t, Event::Radio(0));
+                queue.schedule_timer(t, Event::Radio(0));
             }
         }
     }
@@ -147,7 +147,7 @@ impl Trace {
             let t = t.max(now);
             if self.scheduled.is_none_or(|cur| t < cur) {
                 self.scheduled = Some(t);
-                queue.schedule(t, Event::Radio(k));
+                queue.schedule_timer(t, Event::Radio(k));
             }
         }
     }

@@ -18,8 +18,8 @@ pub enum Event {
     AppWrite(u32),
     /// The link finished serialising the packet in service.
     TxDone(LinkId),
-    /// A packet reaches the far end of a link.
-    Arrive(LinkId, PacketId),
+    /// The first packet in flight on a link reaches its far end (the link's delay line).
+    Arrive(LinkId),
     SenderTimer(u32),
     ReceiverTimer(u32),
     LinkChange(u32),
@@ -193,8 +193,10 @@ impl World {
                 }
             }
             Event::TxDone(l) => self.tx_done(now, l),
-            Event::Arrive(l, p) => {
-                let node = self.links[l.0 as usize].to;
+            Event::Arrive(l) => {
+                let link = &mut self.links[l.0 as usize];
+                let p = link.in_flight.pop(&mut self.queue, Event::Arrive(l));
+                let node = link.to;
                 self.forward(now, node, p);
             }
             Event::SenderTimer(f) => {
@@ -262,7 +264,7 @@ impl World {
             let t = t.max(now);
             if flow.sender_timer.is_none_or(|cur| t < cur) {
                 flow.sender_timer = Some(t);
-                self.queue.schedule(t, Event::SenderTimer(f));
+                self.queue.schedule_timer(t, Event::SenderTimer(f));
             }
         }
     }
@@ -281,7 +283,7 @@ impl World {
             let t = t.max(now);
             if flow.receiver_timer.is_none_or(|cur| t < cur) {
                 flow.receiver_timer = Some(t);
-                self.queue.schedule(t, Event::ReceiverTimer(f));
+                self.queue.schedule_timer(t, Event::ReceiverTimer(f));
             }
         }
     }
@@ -360,7 +362,14 @@ impl World {
             let done = now + link.tx_time(self.packets.get(next).ip_bytes);
             self.queue.schedule(done, Event::TxDone(l));
         }
-        self.queue.schedule(arrive, Event::Arrive(l, id));
+        let to = link.to;
+        if let Err(id) = link
+            .in_flight
+            .push(&mut self.queue, arrive, id, Event::Arrive(l))
+        {
+            // The delay shrank while earlier packets were in flight: this one overtakes them.
+            self.queue.schedule(arrive, Event::ArriveAt(to, id));
+        }
     }
 
     fn deliver(&mut self, now: Time, id: PacketId) {

@@ -77,6 +77,36 @@ fn bulk_flow_fills_the_bottleneck_and_queue_drops_are_retransmitted() {
     assert!(f.rtt_p50_ms.unwrap() >= 20.0 && f.rtt_p95_ms.unwrap() <= 41.0);
 }
 
+/// Packets sent after the delay shrinks overtake those already in flight (the link's delay
+/// line hands them back to be scheduled on their own); the run carries on and the RTT falls.
+#[test]
+fn delay_shrinking_mid_flight_lets_later_packets_overtake() {
+    let shorter = r#"
+[[dumbbell.bottleneck.changes]]
+at = "2s"
+delay = "1ms"
+"#;
+    let (s, mut sim) = run(&format!("{BASE}{shorter}"), &["run.duration=4s"]);
+    let (fs, _) = sim.drain_series();
+    let srtt_at = |t: f64| {
+        let i = fs.t_s.iter().position(|x| *x >= t).unwrap();
+        fs.srtt_ms[i]
+    };
+    assert!(srtt_at(1.9) > 20.0, "before: {}", srtt_at(1.9));
+    // 2 ms of propagation left plus the standing queue (BDP sized for the old delay).
+    assert!(
+        srtt_at(3.9) < srtt_at(1.9) - 10.0,
+        "after: {}",
+        srtt_at(3.9)
+    );
+    // Still delivering at the bottleneck rate after the change.
+    assert!(
+        s.flows[0].goodput_mbps > 15.0,
+        "{}",
+        s.flows[0].goodput_mbps
+    );
+}
+
 #[test]
 fn blockage_cuts_goodput_while_it_lasts() {
     let blocked = r#"

@@ -1,0 +1,135 @@
+//! A FIFO of items in flight on a constant-delay path, with one queue event for the whole line.
+//!
+//! A link with a fixed propagation delay delivers packets in the order it sent them, so only
+//! the earliest one needs a slot in the event queue: when it arrives, the next one is
+//! scheduled. That keeps the heap as small as the number of links and timers (tens of
+//! entries, cache-resident) instead of the number of packets in flight (thousands at 1 Gb/s),
+//! which was the single largest cost of a run (see benches/README.md).
+//!
+//! Determinism is unchanged: every item keeps the (time, sequence) key it would have had as
+//! its own event, reserved from the queue when it entered the line, so events pop in exactly
+//! the same global order as when each packet was scheduled separately.
+
+use crate::event_queue::{EventQueue, Seq};
+use crate::time::Time;
+use std::collections::VecDeque;
+
+#[derive(Debug)]
+pub struct DelayLine<T> {
+    in_flight: VecDeque<(Time, Seq, T)>,
+}
+
+impl<T> Default for DelayLine<T> {
+    fn default() -> Self {
+        DelayLine {
+            in_flight: VecDeque::new(),
+        }
+    }
+}
+
+impl<T> DelayLine<T> {
+    pub fn len(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.in_flight.is_empty()
+    }
+
+    /// Puts `item` in flight until `at`; `head_event` is the event that announces the line's
+    /// head. Returns the item back when `at` is earlier than the last arrival in the line (the
+    /// delay shrank mid-flight): the caller must then schedule it as an event of its own, with
+    /// the queue's next sequence number — the same key it would have had here.
+    #[inline]
+    pub fn push<E>(
+        &mut self,
+        queue: &mut EventQueue<E>,
+        at: Time,
+        item: T,
+        head_event: E,
+    ) -> Result<(), T> {
+        match self.in_flight.back() {
+            Some(&(last, _, _)) if at < last => Err(item),
+            Some(_) => {
+                let seq = queue.reserve_seq();
+                self.in_flight.push_back((at, seq, item));
+                Ok(())
+            }
+            None => {
+                let seq = queue.reserve_seq();
+                queue.schedule_with_seq(at, seq, head_event);
+                self.in_flight.push_back((at, seq, item));
+                Ok(())
+            }
+        }
+    }
+
+    /// Takes the head, which is due now (its `head_event` just popped), and schedules the next
+    /// head, if any, under its reserved key.
+    #[inline]
+    pub fn pop<E>(&mut self, queue: &mut EventQueue<E>, head_event: E) -> T {
+        let (at, _, item) = self
+            .in_flight
+            .pop_front()
+            .expect("delay line event without an item in flight");
+        debug_assert_eq!(at, queue.now(), "delay line head popped at the wrong time");
+        if let Some(&(next, seq, _)) = self.in_flight.front() {
+            queue.schedule_with_seq(next, seq, head_event);
+        }
+        item
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Clone, Copy)]
+    enum Ev {
+        Line,
+        Other(u32),
+    }
+
+    /// The line pops its items interleaved with other events exactly as if each item had
+    /// been its own event, ties included.
+    #[test]
+    fn same_order_as_individual_events() {
+        // Individually scheduled reference.
+        let mut reference = EventQueue::new();
+        let mut lined = EventQueue::new();
+        let mut line = DelayLine::default();
+        let pushes = [(10, 1), (10, 2), (15, 3), (30, 4)];
+        for (i, &(at, item)) in pushes.iter().enumerate() {
+            reference.schedule(Time(at), Ev::Other(100 + item));
+            line.push(&mut lined, Time(at), 100 + item, Ev::Line)
+                .unwrap();
+            // An unrelated event at the same instant after each item.
+            reference.schedule(Time(at), Ev::Other(i as u32));
+            lined.schedule(Time(at), Ev::Other(i as u32));
+        }
+        let mut want = vec![];
+        while let Some((t, e)) = reference.pop_until(Time::MAX) {
+            want.push((t, e));
+        }
+        let mut got = vec![];
+        while let Some((t, e)) = lined.pop_until(Time::MAX) {
+            let e = match e {
+                Ev::Line => Ev::Other(line.pop(&mut lined, Ev::Line)),
+                other => other,
+            };
+            got.push((t, e));
+        }
+        assert_eq!(got, want);
+        assert!(line.is_empty());
+    }
+
+    #[test]
+    fn earlier_arrival_is_handed_back() {
+        let mut q = EventQueue::new();
+        let mut line = DelayLine::default();
+        line.push(&mut q, Time(50), 1u32, Ev::Line).unwrap();
+        assert_eq!(line.push(&mut q, Time(40), 2u32, Ev::Line), Err(2));
+        assert_eq!(line.len(), 1);
+        assert_eq!(q.len(), 1, "only the head has an event");
+    }
+}
