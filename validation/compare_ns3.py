@@ -69,14 +69,6 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
 
 # What is known about every case outside tolerance (kept next to the table it explains).
 KNOWN_GAPS = {
-    ("B", "TcpBic"): "Aggregate goodput (-0.2 %), RTTs, RTO count (10/10) and Jain's index match; "
-    "ccsim retransmits 11 150 segments to ns-3's 6 111 (ns-3 itself drops 6 060), so about "
-    "5 000 of ccsim's retransmissions are spurious, after the timeouts. The divergence point is "
-    "not traced yet (next step: the per-segment diff described in validation/README.md).",
-    ("B", "TcpScalable"): "As B BIC: aggregate goodput (-0.3 %), RTTs and RTO count (11/11) "
-    "match, but ccsim retransmits 17 267 segments to ns-3's 9 739 and the per-flow shares "
-    "spread further (Jain 0.78 vs 0.90). Both algorithms time out in every flow; the "
-    "retransmissions after a timeout differ. Not traced yet.",
     ("C", "TcpBbr"): "Goodput (-0.2 %) and median RTT match; p95 RTT 39 vs 31 ms and ns-3 has one "
     "RTO that ccsim does not. Not traced yet.",
     ("D", "TcpBbr"): "Same as case C (BBR's runs do not depend on the minimum RTO here).",

@@ -123,7 +123,8 @@ SampleRxBins(double duration)
     }
 }
 bool g_keepRttTimes = false;
-std::ofstream* g_dbg = nullptr; // --debugLog: per-segment log of flow 0
+std::ofstream* g_dbg = nullptr; // --debugLog: per-segment log of flow g_dbgFlow
+uint32_t g_dbgFlow = 0;           // --debugFlow
 uint64_t g_bottleneckQueueDrops = 0;
 uint64_t g_bottleneckTcDrops = 0;
 uint64_t g_otherQueueDrops = 0;
@@ -139,7 +140,7 @@ OnTx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
     }
     SequenceNumber32 seq = h.GetSequenceNumber();
     double now = Simulator::Now().GetSeconds();
-    if (g_dbg && f->id == 0)
+    if (g_dbg && f->id == g_dbgFlow)
     {
         *g_dbg << std::fixed << std::setprecision(9) << now << " TX seq=" << seq << " len=" << sz
                << (f->anyTx && seq < f->highTx ? " RETX" : "") << "\n";
@@ -218,7 +219,7 @@ OnRx(FlowStats* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketB
     const bool isSyn = h.GetFlags() & TcpHeader::SYN;
     SequenceNumber32 ack = h.GetAckNumber();
     double now = Simulator::Now().GetSeconds();
-    if (g_dbg && f->id == 0)
+    if (g_dbg && f->id == g_dbgFlow)
     {
         Ptr<const TcpOptionTS> ts = h.HasOption(TcpOption::TS)
                                         ? DynamicCast<const TcpOptionTS>(h.GetOption(TcpOption::TS))
@@ -305,7 +306,7 @@ OnLastRtt(FlowStats* f, Time /*oldV*/, Time newV)
     double now = Simulator::Now().GetSeconds();
     double v = newV.GetSeconds() * 1e3;
     f->nsLastRttMs = v;
-    if (g_dbg && f->id == 0)
+    if (g_dbg && f->id == g_dbgFlow)
     {
         *g_dbg << std::fixed << std::setprecision(9) << now << " LASTRTT " << v << "\n";
     }
@@ -595,7 +596,8 @@ main(int argc, char* argv[])
     cmd.AddValue("bufSize", "Snd/RcvBufSize, bytes (default max(minBuf, 4*(BDP+queue)))", bufSizeArg);
     cmd.AddValue("minBuf", "lower bound of the default Snd/RcvBufSize, bytes", minBufArg);
     cmd.AddValue("rttOut", "CSV of every RTT sample (time_s,flow,rtt_ms)", rttOut);
-    cmd.AddValue("debugLog", "per-segment text log of flow 0 (large)", debugLog);
+    cmd.AddValue("debugLog", "per-segment text log of one flow (large)", debugLog);
+    cmd.AddValue("debugFlow", "the flow --debugLog follows (default 0)", g_dbgFlow);
     cmd.AddValue("caseName", "free-form case label copied into the JSON", caseName);
     cmd.Parse(argc, argv);
 

@@ -104,6 +104,9 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.ns3_sacked_retx_in_flight {
         c.ns3_sacked_retx_in_flight = v;
     }
+    if let Some(v) = opts.ns3_partial_ack_retransmit {
+        c.ns3_partial_ack_retransmit = v;
+    }
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(

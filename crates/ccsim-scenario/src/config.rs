@@ -138,6 +138,7 @@ pub struct TcpOptions {
     pub window_scaling: Option<bool>,
     pub ns3_prr_quirks: Option<bool>,
     pub ns3_sacked_retx_in_flight: Option<bool>,
+    pub ns3_partial_ack_retransmit: Option<bool>,
 }
 
 impl TcpOptions {
@@ -166,7 +167,8 @@ impl TcpOptions {
             strict_receive_window,
             window_scaling,
             ns3_prr_quirks,
-            ns3_sacked_retx_in_flight
+            ns3_sacked_retx_in_flight,
+            ns3_partial_ack_retransmit
         )
     }
 }

@@ -77,6 +77,11 @@ pub struct TcpConfig {
     /// The advertised window is the receive buffer minus the out-of-order bytes held (Linux
     /// accounts them against the buffer). ns-3.44 advertises the whole buffer regardless.
     pub rwnd_counts_out_of_order: bool,
+    /// On a partial ACK in recovery, do what ns-3.44 `TcpSocketBase::ProcessAck` does (without
+    /// SACK it first marks the head lost), then send NextSeg's choice at once, outside cwnd — the first lost segment not yet retransmitted,
+    /// else new data, else the head (`DoRetransmit`). Off: RFC 6582/6675, retransmit the head
+    /// if it has not been retransmitted yet.
+    pub ns3_partial_ack_retransmit: bool,
 }
 
 impl TcpConfig {
@@ -107,6 +112,7 @@ impl TcpConfig {
                 syn_mss_option: false,
                 ns3_sacked_retx_in_flight: true,
                 rwnd_counts_out_of_order: false,
+                ns3_partial_ack_retransmit: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -133,6 +139,7 @@ impl TcpConfig {
                 syn_mss_option: true,
                 ns3_sacked_retx_in_flight: false,
                 rwnd_counts_out_of_order: true,
+                ns3_partial_ack_retransmit: false,
             },
         }
     }

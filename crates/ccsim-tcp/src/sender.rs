@@ -93,6 +93,8 @@ pub struct TcpSender {
     recover_active: bool,
     /// Retransmit the head at once, bypassing cwnd (fast retransmit / partial ACK).
     force_head_retx: bool,
+    /// Send NextSeg's choice at once, bypassing cwnd (ns-3.44 `DoRetransmit` on a partial ACK).
+    force_next_seg: bool,
     /// The next partial ACK is the first of this recovery episode (ns-3 `m_isFirstPartialAck`).
     first_partial_ack: bool,
     bytes_acked_not_processed: u32,
@@ -145,6 +147,7 @@ impl TcpSender {
             recover: 0,
             recover_active: false,
             force_head_retx: false,
+            force_next_seg: false,
             first_partial_ack: true,
             bytes_acked_not_processed: 0,
             pacing_release: Time::ZERO,
@@ -515,7 +518,18 @@ impl TcpSender {
             if segs_acked >= 1 && !self.full_control {
                 self.recovery.on_ack(&mut self.tcb, delivered);
             }
-            if self.sb.head().is_some_and(|s| !s.retransmitted) {
+            if self.cfg.ns3_partial_ack_retransmit {
+                // ns-3.44 `ProcessAck`: without SACK the head is marked lost; then
+                // `DoRetransmit` sends whatever NextSeg picks — the first lost segment not yet
+                // retransmitted, else new data, else the head — regardless of cwnd. (Seen in
+                // its NS_LOG: "Retransmitting <SND.NXT>" on a partial ACK whose head is
+                // neither lost nor SACKed above.)
+                if !self.cfg.sack {
+                    self.sb.mark_head_lost();
+                }
+                self.refresh_in_flight();
+                self.force_next_seg = true;
+            } else if self.sb.head().is_some_and(|s| !s.retransmitted) {
                 if !self.cfg.sack || !self.sb.head_is_lost() {
                     self.sb.mark_head_lost();
                     self.refresh_in_flight();
@@ -736,6 +750,12 @@ impl TcpSender {
                 }
             }
         }
+        if self.force_next_seg {
+            self.force_next_seg = false;
+            if let Some(seg) = self.next_seg_outside_window(now) {
+                return Some(seg);
+            }
+        }
         let window = (self.tcb.cwnd as u64).min(self.rwnd);
         let in_flight = self.sb.bytes_in_flight();
         let avail = window.saturating_sub(in_flight);
@@ -780,6 +800,30 @@ impl TcpSender {
             return None;
         }
         Some(self.emit_new(now, next, len))
+    }
+
+    /// RFC 6675 NextSeg as ns-3.44 `DoRetransmit` uses it, with no window check: the first
+    /// lost segment not yet retransmitted (rule 1), else one segment of new data if any is
+    /// buffered and the sent bytes fit the receiver's window (rule 2), else the head.
+    fn next_seg_outside_window(&mut self, now: Time) -> Option<TcpSegment> {
+        if let Some((seq, len)) = self.sb.next_lost() {
+            return Some(self.emit_retransmission(now, seq, len));
+        }
+        let next = self.tcb.next_tx_seq;
+        let outstanding = next - self.tcb.last_acked_seq;
+        let buffered = self
+            .app_limit_seq()
+            .min(self.tcb.last_acked_seq + self.cfg.snd_buf);
+        if next < buffered && outstanding <= self.rwnd {
+            let len = (buffered - next)
+                .min(self.tcb.mss as u64)
+                .min(self.rwnd - outstanding)
+                .max(1) as u32;
+            return Some(self.emit_new(now, next, len));
+        }
+        let head = self.sb.head().filter(|h| !h.sacked)?;
+        let (seq, len) = (head.seq, head.len);
+        Some(self.emit_retransmission(now, seq, len))
     }
 
     fn make_syn(&mut self, now: Time) -> TcpSegment {

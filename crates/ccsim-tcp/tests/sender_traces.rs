@@ -12,12 +12,17 @@ fn ms(x: u64) -> Time {
 }
 
 fn sender(cca: &str) -> TcpSender {
-    let cfg = TcpConfig {
+    sender_with(cca, |_| {})
+}
+
+fn sender_with(cca: &str, tweak: impl FnOnce(&mut TcpConfig)) -> TcpSender {
+    let mut cfg = TcpConfig {
         mss: MSS,
         snd_buf: 1 << 20,
         rcv_buf: 1 << 20,
         ..TcpConfig::default()
     };
+    tweak(&mut cfg);
     let cca = ccsim_cca::build(cca, &serde_json::Map::new()).unwrap();
     let mut s = TcpSender::new(cfg, cca, None);
     s.start(Time::ZERO);
@@ -203,7 +208,11 @@ fn tahoe_slow_starts_after_every_loss() {
 
 /// Two segments of one window lost (0 and 5): what the first retransmission's ACK does.
 fn two_losses(cca: &str) -> TcpSender {
-    let mut s = sender(cca);
+    two_losses_with(cca, |_| {})
+}
+
+fn two_losses_with(cca: &str, tweak: impl FnOnce(&mut TcpConfig)) -> TcpSender {
+    let mut s = sender_with(cca, tweak);
     drain(&mut s, ms(100));
     s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
     s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
@@ -241,7 +250,9 @@ fn reno_leaves_recovery_on_a_partial_ack() {
 
 #[test]
 fn newreno_retransmits_the_next_hole_on_a_partial_ack() {
-    let mut s = two_losses("newreno");
+    // RFC 6582 (ns-3.44 would send new data first: the second hole has only one SACKed
+    // segment above it, so it is not marked lost; see the test below).
+    let mut s = two_losses_with("newreno", |c| c.ns3_partial_ack_retransmit = false);
     assert_eq!(
         s.tcb.cong_state,
         CongState::Recovery,
@@ -252,4 +263,37 @@ fn newreno_retransmits_the_next_hole_on_a_partial_ack() {
         out[0].retransmission && out[0].seq == 1 + 5 * MSS as u64,
         "{out:?}"
     );
+}
+
+/// A partial ACK whose new head has nothing SACKed above it (so is not marked lost):
+/// ns-3.44's `DoRetransmit` sends NextSeg's pick at once — new data, since nothing is lost —
+/// where RFC 6582 retransmits the head.
+#[test]
+fn partial_ack_with_nothing_lost_sends_new_data_in_the_ns3_profile() {
+    for ns3 in [true, false] {
+        let mut s = sender_with("newreno", |c| c.ns3_partial_ack_retransmit = ns3);
+        drain(&mut s, ms(100));
+        s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+        s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+        s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+        assert_eq!(s.tcb.cong_state, CongState::Recovery);
+        drain(&mut s, ms(200));
+        let next_new = s.tcb.next_tx_seq;
+        // Segment 0's retransmission arrives: ACK up to 5, below `recover`, nothing SACKed.
+        s.on_segment(ms(300), &ack(5, &[], 200));
+        assert_eq!(s.tcb.cong_state, CongState::Recovery, "partial ACK");
+        let out = drain(&mut s, ms(300));
+        if ns3 {
+            assert!(
+                !out[0].retransmission && out[0].seq == next_new,
+                "ns-3: new data first: {out:?}"
+            );
+            assert!(out.iter().all(|x| !x.retransmission), "{out:?}");
+        } else {
+            assert!(
+                out[0].retransmission && out[0].seq == 1 + 5 * MSS as u64,
+                "RFC: the head: {out:?}"
+            );
+        }
+    }
 }
