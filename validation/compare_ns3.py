@@ -72,12 +72,6 @@ KNOWN_GAPS = {
     ("C", "TcpBbr"): "Goodput (-0.2 %) and median RTT match; p95 RTT 39 vs 31 ms and ns-3 has one "
     "RTO that ccsim does not. Not traced yet.",
     ("D", "TcpBbr"): "Same as case C (BBR's runs do not depend on the minimum RTO here).",
-    ("D", "TcpScalable"): "Packet-for-packet identical to ns-3 (same 124 000 events, same "
-    "timeouts) until 5.81 s, in the loss state after a timeout: on a partial ACK both retransmit "
-    "720760001, then ccsim retransmits 726370001 (unSACKed, at the highest SACK edge, marked "
-    "lost by the timeout) while ns-3 sends new data. So ns-3 no longer counts that segment as "
-    "lost; which `TcpTxBuffer` rule clears it is not found yet. Afterwards ns-3 recovers 2.1 s "
-    "after the blockage and ccsim after 0.2 s (+14 % goodput).",
 }
 
 

@@ -107,6 +107,12 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.ns3_partial_ack_retransmit {
         c.ns3_partial_ack_retransmit = v;
     }
+    if let Some(v) = opts.nextseg_rule_1b {
+        c.nextseg_rule_1b = v;
+    }
+    if let Some(v) = opts.ns3_rto_always_resets_ssthresh {
+        c.ns3_rto_always_resets_ssthresh = v;
+    }
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(

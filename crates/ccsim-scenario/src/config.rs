@@ -139,6 +139,8 @@ pub struct TcpOptions {
     pub ns3_prr_quirks: Option<bool>,
     pub ns3_sacked_retx_in_flight: Option<bool>,
     pub ns3_partial_ack_retransmit: Option<bool>,
+    pub nextseg_rule_1b: Option<bool>,
+    pub ns3_rto_always_resets_ssthresh: Option<bool>,
 }
 
 impl TcpOptions {
@@ -168,7 +170,9 @@ impl TcpOptions {
             window_scaling,
             ns3_prr_quirks,
             ns3_sacked_retx_in_flight,
-            ns3_partial_ack_retransmit
+            ns3_partial_ack_retransmit,
+            nextseg_rule_1b,
+            ns3_rto_always_resets_ssthresh
         )
     }
 }

@@ -177,8 +177,10 @@ fn vertical_handover_outage_loses_packets_for_ht_seconds() {
         assert!(v.lost_packets > 0, "HT {ht}: {v:?}");
         let (first, last) = (v.first_loss_s.unwrap(), v.last_loss_s.unwrap());
         assert!(first >= 20.0 && last < 20.0 + ht_s, "HT {ht}: {v:?}");
-        // TCP Wave keeps sending bursts during the outage: losses span it.
-        assert!(last - first > 0.8 * ht_s, "HT {ht}: {v:?}");
+        // The sender keeps trying during the outage, with exponentially backed-off timeouts:
+        // each gap is about as long as all the outage before it, so the last attempt inside
+        // the outage falls in its second half.
+        assert!(last - first > 0.5 * ht_s, "HT {ht}: {v:?}");
         // Nothing reaches the receiver during the outage once L1's last packets landed ...
         let (fs, _) = sim.drain_series();
         let delivered_at = |t: f64| {

@@ -82,6 +82,15 @@ pub struct TcpConfig {
     /// else new data, else the head (`DoRetransmit`). Off: RFC 6582/6675, retransmit the head
     /// if it has not been retransmitted yet.
     pub ns3_partial_ack_retransmit: bool,
+    /// RFC 6675 NextSeg rule (1.b), as ns-3.44 `TcpTxBuffer::NextSeg` applies it: a lost
+    /// segment is retransmitted only if it lies below the highest SACKed segment; lost
+    /// segments above it (marked by a timeout) wait while new data goes first. Linux retransmits
+    /// every segment marked lost after a timeout, so the `linux` profile turns this off.
+    pub nextseg_rule_1b: bool,
+    /// Recompute ssthresh on every timeout, as ns-3.44 `ReTxTimeout` does in effect (its
+    /// `IsHeadRetransmitted()` test runs after `SetSentListLost()` cleared the marks). Off:
+    /// a repeated timeout while in Loss with the head already retransmitted keeps ssthresh.
+    pub ns3_rto_always_resets_ssthresh: bool,
 }
 
 impl TcpConfig {
@@ -113,6 +122,8 @@ impl TcpConfig {
                 ns3_sacked_retx_in_flight: true,
                 rwnd_counts_out_of_order: false,
                 ns3_partial_ack_retransmit: true,
+                nextseg_rule_1b: true,
+                ns3_rto_always_resets_ssthresh: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -140,6 +151,8 @@ impl TcpConfig {
                 ns3_sacked_retx_in_flight: false,
                 rwnd_counts_out_of_order: true,
                 ns3_partial_ack_retransmit: false,
+                nextseg_rule_1b: false,
+                ns3_rto_always_resets_ssthresh: false,
             },
         }
     }

@@ -68,6 +68,9 @@ pub struct Scoreboard {
     /// in pipe) until the cumulative ACK removes it (`TcpTxBuffer::Update` marks it SACKed
     /// without clearing its retransmitted state; ns-3 issue #1190, fixed after 3.44).
     sacked_retx_stays_in_flight: bool,
+    /// NextSeg rule 1 only picks segments below the highest SACKed one (RFC 6675 (1.b)), so
+    /// none at all while nothing is SACKed.
+    rule1_below_highest_sack: bool,
 }
 
 impl Scoreboard {
@@ -86,12 +89,19 @@ impl Scoreboard {
             highest_sacked_end: 0,
             dupthresh,
             sacked_retx_stays_in_flight: false,
+            rule1_below_highest_sack: false,
         }
     }
 
     /// Reproduce ns-3.44's accounting of SACKed retransmissions (see the field).
     pub fn with_ns3_sacked_retx_in_flight(mut self, on: bool) -> Self {
         self.sacked_retx_stays_in_flight = on;
+        self
+    }
+
+    /// RFC 6675 NextSeg (1.b) as ns-3.44 applies it (see the field).
+    pub fn with_rule1_below_highest_sack(mut self, on: bool) -> Self {
+        self.rule1_below_highest_sack = on;
         self
     }
 
@@ -328,9 +338,12 @@ impl Scoreboard {
 
     /// RFC 6675 NextSeg rule 1: the first lost, unSACKed segment not yet retransmitted.
     pub fn next_lost(&mut self) -> Option<(u64, u32)> {
-        let end = self
+        let mut end = self
             .lost_frontier
             .min(self.head_index + self.segs.len() as u64);
+        if self.rule1_below_highest_sack {
+            end = end.min(self.highest_sacked_end);
+        }
         let mut idx = self.retx_hint.max(self.head_index);
         while idx < end {
             let s = &self.segs[(idx - self.head_index) as usize];
@@ -417,6 +430,28 @@ mod tests {
         assert!(retx);
         assert_eq!(sb.bytes_in_flight(), 6_000);
         assert_eq!(sb.sacked_bytes(), 0);
+    }
+
+    /// After a timeout every unSACKed segment is lost; with RFC 6675 (1.b) (ns-3.44) only those
+    /// below the highest SACKed segment are candidates for retransmission.
+    #[test]
+    fn rule_1b_leaves_lost_segments_above_the_highest_sack() {
+        for rule_1b in [false, true] {
+            let mut sb = board(6).with_rule1_below_highest_sack(rule_1b);
+            sb.on_sack(&[(2000, 3000)]);
+            sb.mark_all_lost();
+            let mut order = vec![];
+            while let Some((seq, _)) = sb.next_lost() {
+                sb.on_retransmit(seq, Time::ZERO);
+                order.push(seq);
+            }
+            let want: &[u64] = if rule_1b {
+                &[0, 1000]
+            } else {
+                &[0, 1000, 3000, 4000, 5000]
+            };
+            assert_eq!(order, want, "rule 1b {rule_1b}");
+        }
     }
 
     #[test]

@@ -116,7 +116,8 @@ impl TcpSender {
         tcb.high_tx_mark = ISS + 1;
         tcb.bytes_in_flight = 0;
         let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold)
-            .with_ns3_sacked_retx_in_flight(cfg.ns3_sacked_retx_in_flight);
+            .with_ns3_sacked_retx_in_flight(cfg.ns3_sacked_retx_in_flight)
+            .with_rule1_below_highest_sack(cfg.nextseg_rule_1b);
         let recovery = Recovery::new(cfg.recovery, cfg.ns3_prr_quirks);
         let rto = cfg.initial_rto.max(cfg.min_rto);
         let rwnd = cfg.rcv_buf;
@@ -645,10 +646,17 @@ impl TcpSender {
             self.stats.fast_recoveries += 1;
         }
         let in_flight_before = self.tcb.bytes_in_flight;
+        let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
         self.sb.mark_all_lost();
         self.refresh_in_flight();
-        let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
-        if self.tcb.cong_state != CongState::Loss || !head_retx {
+        // RFC 5681 §3.1 / Linux `tcp_enter_loss`: a repeated timeout of the same
+        // retransmitted head keeps ssthresh. ns-3.44's `ReTxTimeout` asks
+        // `IsHeadRetransmitted()` only after `SetSentListLost()` has cleared every
+        // retransmitted mark, so it recomputes ssthresh on every timeout.
+        let keep_ssthresh = self.tcb.cong_state == CongState::Loss
+            && head_retx
+            && !self.cfg.ns3_rto_always_resets_ssthresh;
+        if !keep_ssthresh {
             self.tcb.ssthresh = self.cca.ssthresh(&self.tcb, in_flight_before);
         }
         self.cca.cwnd_event(&mut self.tcb, CaEvent::Loss);

@@ -141,6 +141,25 @@ fn rto_backs_off_and_restarts_from_one_segment() {
     assert_eq!(s.stats.rto_count, 2);
 }
 
+/// A second timeout of the same retransmitted head: RFC 5681 / Linux keep ssthresh; ns-3.44
+/// recomputes it from the (now one-segment) flight, halving it again.
+#[test]
+fn repeated_timeout_keeps_or_recomputes_ssthresh() {
+    for ns3 in [false, true] {
+        let mut s = sender_with("newreno", |c| c.ns3_rto_always_resets_ssthresh = ns3);
+        drain(&mut s, ms(100));
+        let first = s.next_timer().unwrap();
+        s.on_timer(first);
+        // NewReno: max(2 MSS, 10 segments in flight / 2).
+        assert_eq!(s.tcb.ssthresh, 5 * MSS);
+        drain(&mut s, first);
+        let second = s.next_timer().unwrap();
+        s.on_timer(second);
+        let want = if ns3 { 2 * MSS } else { 5 * MSS };
+        assert_eq!(s.tcb.ssthresh, want, "ns3 rule {ns3}");
+    }
+}
+
 #[test]
 fn finite_transfer_stops_at_the_last_byte() {
     let cfg = TcpConfig {
