@@ -21,8 +21,12 @@ pub struct Link {
     /// Link-layer header added to every packet (2 B for PPP, as ns-3 point-to-point).
     pub l2_header_bytes: u32,
     pub queue: DropTailQueue,
-    /// Packet currently being serialised, if any.
-    pub in_service: Option<PacketId>,
+    /// End of the current serialisation: the link is idle from then on. A packet that finds
+    /// the link idle and the queue empty is sent at once, with no event for its end; only a
+    /// queue to drain needs a `TxDone` event at this time.
+    pub busy_until: Time,
+    /// A `TxDone` event is scheduled at `busy_until` (the queue is not empty).
+    pub tx_done_pending: bool,
     /// Packets propagating towards `to` (sent, not yet arrived), in arrival order.
     pub in_flight: DelayLine<PacketId>,
     pub tx_packets: u64,
@@ -49,7 +53,8 @@ impl Link {
             delay,
             l2_header_bytes: 2,
             queue,
-            in_service: None,
+            busy_until: Time::ZERO,
+            tx_done_pending: false,
             in_flight: DelayLine::default(),
             tx_packets: 0,
             tx_bytes: 0,

@@ -16,7 +16,7 @@ pub enum Event {
     FlowStart(u32),
     /// The flow's application source writes its next chunk.
     AppWrite(u32),
-    /// The link finished serialising the packet in service.
+    /// The link finished serialising a packet and has a queue to drain.
     TxDone(LinkId),
     /// The first packet in flight on a link reaches its far end (the link's delay line).
     Arrive(LinkId),
@@ -333,35 +333,33 @@ impl World {
                 None => return,
             },
         };
-        let bytes = self.packets.get(id).ip_bytes;
         let link = &mut self.links[l.0 as usize];
         link.touch(now);
-        if link.in_service.is_none() && link.queue.is_empty() {
-            link.in_service = Some(id);
-            let done = now + link.tx_time(bytes);
-            self.queue.schedule(done, Event::TxDone(l));
-        } else if !link.queue.enqueue(id, bytes) {
+        if now >= link.busy_until && link.queue.is_empty() {
+            self.start_tx(now, l, id);
+            return;
+        }
+        let bytes = self.packets.get(id).ip_bytes;
+        if !link.queue.enqueue(id, bytes) {
             let dropped = self.packets.remove(id);
             if let Some(t) = self.seg_trace.as_mut() {
                 t.dropped(now, &dropped.tcp);
             }
+        } else if !link.tx_done_pending {
+            link.tx_done_pending = true;
+            self.queue.schedule(link.busy_until, Event::TxDone(l));
         }
     }
 
-    fn tx_done(&mut self, now: Time, l: LinkId) {
+    /// The link serialises `id` from now and hands it to its delay line.
+    fn start_tx(&mut self, now: Time, l: LinkId, id: PacketId) {
         let link = &mut self.links[l.0 as usize];
-        let Some(id) = link.in_service.take() else {
-            return;
-        };
+        let bytes = self.packets.get(id).ip_bytes;
+        let done = now + link.tx_time(bytes);
+        link.busy_until = done;
         link.tx_packets += 1;
-        link.tx_bytes += self.packets.get(id).ip_bytes as u64;
-        let arrive = now + link.delay;
-        link.touch(now);
-        if let Some(next) = link.queue.dequeue() {
-            link.in_service = Some(next);
-            let done = now + link.tx_time(self.packets.get(next).ip_bytes);
-            self.queue.schedule(done, Event::TxDone(l));
-        }
+        link.tx_bytes += bytes as u64;
+        let arrive = done + link.delay;
         let to = link.to;
         if let Err(id) = link
             .in_flight
@@ -369,6 +367,22 @@ impl World {
         {
             // The delay shrank while earlier packets were in flight: this one overtakes them.
             self.queue.schedule(arrive, Event::ArriveAt(to, id));
+        }
+    }
+
+    /// The packet on the wire is out: start the next one from the queue.
+    fn tx_done(&mut self, now: Time, l: LinkId) {
+        let link = &mut self.links[l.0 as usize];
+        link.tx_done_pending = false;
+        link.touch(now);
+        let Some(next) = link.queue.dequeue() else {
+            return;
+        };
+        self.start_tx(now, l, next);
+        let link = &mut self.links[l.0 as usize];
+        if !link.queue.is_empty() {
+            link.tx_done_pending = true;
+            self.queue.schedule(link.busy_until, Event::TxDone(l));
         }
     }
 
