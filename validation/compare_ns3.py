@@ -69,14 +69,14 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
 
 # What is known about every case outside tolerance (kept next to the table it explains).
 KNOWN_GAPS = {
-    ("C", "TcpBbr"): "Goodput (-0.2 %) and median RTT match; p95 RTT 39 vs 31 ms and ns-3 has one "
-    "RTO that ccsim does not. The per-segment diff shows where pacing differs: ns-3.44 sends the "
-    "initial window unpaced (`TcpSocketState::PaceInitialWindow` defaults to false), arms its "
-    "pacing timer only when it has expired (`TcpSocketBase::SendDataPacket`) and sends "
-    "retransmissions forced by recovery outside it; ccsim paces every segment. Modelling just "
-    "these keeps the traces identical to 0.083 s (instead of 0.025 s) but makes case A BBR worse "
-    "(retransmissions 882 vs 617), so they are not in: the next difference is when BBR's "
-    "pacing rate rises (ns-3 one ACK earlier, at 0.081 s). Not resolved.",
+    ("C", "TcpBbr"): "Goodput (+0.2 %) matches; RTT p50 27 vs 25 ms and p95 44 vs 31 ms, and ns-3 "
+    "has one RTO that ccsim does not. The per-segment diff is identical to ns-3 up to 0.317 s "
+    "(case A BBR is identical throughout, after modelling ns-3's pacing timer and its persistent "
+    "rate sample, docs/tcp-model.md). At 0.3173 s, on entering recovery, both retransmit "
+    "22000001; ns-3 then sends new data 21 us later, when its pacing timer expires "
+    "(`TcpSocketBase::NotifyPacingPerformed` calls `SendPendingData`), and that segment is "
+    "dropped; ccsim waits for the next ACK. So BBR's recovery-entry window or the pacing "
+    "timer's send differ by one segment. Not resolved.",
     ("D", "TcpBbr"): "Same as case C (BBR's runs do not depend on the minimum RTO here).",
 }
 

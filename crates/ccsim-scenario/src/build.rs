@@ -113,6 +113,12 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.ns3_rto_always_resets_ssthresh {
         c.ns3_rto_always_resets_ssthresh = v;
     }
+    if let Some(v) = opts.ns3_rate_sample_persists {
+        c.ns3_rate_sample_persists = v;
+    }
+    if let Some(v) = opts.ns3_pacing_timer {
+        c.ns3_pacing_timer = v;
+    }
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(

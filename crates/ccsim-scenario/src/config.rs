@@ -141,6 +141,8 @@ pub struct TcpOptions {
     pub ns3_partial_ack_retransmit: Option<bool>,
     pub nextseg_rule_1b: Option<bool>,
     pub ns3_rto_always_resets_ssthresh: Option<bool>,
+    pub ns3_rate_sample_persists: Option<bool>,
+    pub ns3_pacing_timer: Option<bool>,
 }
 
 impl TcpOptions {
@@ -172,7 +174,9 @@ impl TcpOptions {
             ns3_sacked_retx_in_flight,
             ns3_partial_ack_retransmit,
             nextseg_rule_1b,
-            ns3_rto_always_resets_ssthresh
+            ns3_rto_always_resets_ssthresh,
+            ns3_rate_sample_persists,
+            ns3_pacing_timer
         )
     }
 }

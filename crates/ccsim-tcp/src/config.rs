@@ -91,6 +91,13 @@ pub struct TcpConfig {
     /// `IsHeadRetransmitted()` test runs after `SetSentListLost()` cleared the marks). Off:
     /// a repeated timeout while in Loss with the head already retransmitted keeps ssthresh.
     pub ns3_rto_always_resets_ssthresh: bool,
+    /// Keep the delivery-rate sample's prior across ACKs, as ns-3.44 `TcpRateLinux` does with
+    /// its single `m_rateSample`; Linux builds each ACK's sample afresh.
+    pub ns3_rate_sample_persists: bool,
+    /// Pace as ns-3.44 does: the initial window leaves unpaced (`PaceInitialWindow` defaults
+    /// to false), the pacing timer is armed only when it has expired, and retransmissions
+    /// forced by recovery are sent outside it. Off: every segment waits for the pacing release.
+    pub ns3_pacing_timer: bool,
 }
 
 impl TcpConfig {
@@ -124,6 +131,8 @@ impl TcpConfig {
                 ns3_partial_ack_retransmit: true,
                 nextseg_rule_1b: true,
                 ns3_rto_always_resets_ssthresh: true,
+                ns3_rate_sample_persists: true,
+                ns3_pacing_timer: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -153,6 +162,8 @@ impl TcpConfig {
                 ns3_partial_ack_retransmit: false,
                 nextseg_rule_1b: false,
                 ns3_rto_always_resets_ssthresh: false,
+                ns3_rate_sample_persists: false,
+                ns3_pacing_timer: false,
             },
         }
     }

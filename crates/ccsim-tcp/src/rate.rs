@@ -16,9 +16,22 @@ pub struct RateEstimator {
     pub sample: RateSample,
     /// Whether any segment delivered by the current ACK gave a prior (`prior_time` set).
     has_prior: bool,
+    /// ns-3.44 keeps one `m_rateSample` for the connection: the prior (delivered count, times,
+    /// elapsed intervals) carries over to later ACKs until a segment sent after it is
+    /// delivered, and a sample is valid while `prior_time` is set. Linux starts every ACK
+    /// from an empty sample.
+    ns3_persistent_sample: bool,
 }
 
 impl RateEstimator {
+    /// `ns3_persistent_sample`: keep the sample's prior across ACKs (see the field).
+    pub fn new(ns3_persistent_sample: bool) -> Self {
+        RateEstimator {
+            ns3_persistent_sample,
+            ..Self::default()
+        }
+    }
+
     /// A segment is sent (ns-3 `SkbSent`); `start_of_transmission` when nothing was in flight.
     pub fn on_sent(&mut self, now: Time, start_of_transmission: bool) -> SegmentRateInfo {
         if start_of_transmission {
@@ -35,7 +48,16 @@ impl RateEstimator {
 
     /// Starts the sample of a new ACK.
     pub fn begin_ack(&mut self) {
-        self.sample = RateSample::default();
+        if self.ns3_persistent_sample {
+            let prev = std::mem::take(&mut self.sample);
+            self.sample.prior_delivered = prev.prior_delivered;
+            self.sample.prior_time = prev.prior_time;
+            self.sample.send_elapsed = prev.send_elapsed;
+            self.sample.ack_elapsed = prev.ack_elapsed;
+            self.sample.is_app_limited = prev.is_app_limited;
+        } else {
+            self.sample = RateSample::default();
+        }
         self.has_prior = false;
     }
 
@@ -44,7 +66,12 @@ impl RateEstimator {
         let info = seg.rate;
         self.conn.delivered += seg.len as u64;
         self.conn.delivered_time = now;
-        if !self.has_prior || info.delivered > self.sample.prior_delivered {
+        let first = if self.ns3_persistent_sample {
+            self.sample.prior_delivered == 0
+        } else {
+            !self.has_prior
+        };
+        if first || info.delivered > self.sample.prior_delivered {
             self.has_prior = true;
             self.sample.prior_delivered = info.delivered;
             self.sample.prior_time = info.delivered_time;
@@ -73,7 +100,12 @@ impl RateEstimator {
         rs.bytes_loss = bytes_loss;
         rs.prior_in_flight = prior_in_flight;
         rs.rtt = rtt;
-        if !self.has_prior {
+        let valid = if self.ns3_persistent_sample {
+            rs.prior_time > Time::ZERO
+        } else {
+            self.has_prior
+        };
+        if !valid {
             rs.delivered = -1;
             rs.interval = Time::ZERO;
             return;
@@ -160,5 +192,34 @@ mod tests {
         let rs = &est.sample;
         assert_eq!(rs.interval, Time::ZERO);
         assert_eq!(rs.delivery_rate_bps, 0);
+    }
+
+    /// ns-3.44 keeps the prior across ACKs: an ACK whose segments were all sent with the same
+    /// `delivered` count as the prior leaves the interval as it was, where a fresh sample
+    /// measures from those segments.
+    #[test]
+    fn persistent_sample_keeps_the_prior_across_acks() {
+        // From t = 1 s: ns-3 treats a prior time of zero as "no sample".
+        let ms = |x: u64| Time::from_millis(1000 + x);
+        for ns3 in [true, false] {
+            let mut est = RateEstimator::new(ns3);
+            let a = seg(1000, ms(0), est.on_sent(ms(0), true));
+            est.begin_ack();
+            est.on_delivered(&a, ms(10));
+            est.generate(1000, 0, 1000, None, None);
+            // b and c both leave after a's delivery, with the same `delivered` count.
+            let b = seg(1000, ms(11), est.on_sent(ms(11), false));
+            let c = seg(1000, ms(12), est.on_sent(ms(12), false));
+            est.begin_ack();
+            est.on_delivered(&b, ms(20));
+            est.generate(1000, 0, 2000, None, None);
+            assert_eq!(est.sample.interval, Time::from_millis(11), "ns3 {ns3}");
+            est.begin_ack();
+            est.on_delivered(&c, ms(22));
+            est.generate(1000, 0, 1000, None, None);
+            let want = Time::from_millis(if ns3 { 11 } else { 12 });
+            assert_eq!(est.sample.interval, want, "ns3 {ns3}");
+            assert_eq!(est.sample.delivered, 2000);
+        }
     }
 }

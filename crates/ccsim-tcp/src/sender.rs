@@ -109,6 +109,7 @@ pub struct TcpSender {
 
 impl TcpSender {
     pub fn new(cfg: TcpConfig, cca: Box<dyn CongestionOps>, app_bytes: Option<u64>) -> Self {
+        let persistent_rate_sample = cfg.ns3_rate_sample_persists;
         let mut tcb = TcpState::new(cfg.mss, cfg.initial_cwnd_segs, cfg.initial_ssthresh);
         tcb.pacing = cfg.pacing;
         tcb.last_acked_seq = ISS + 1;
@@ -128,7 +129,7 @@ impl TcpSender {
             tcb,
             full_control,
             policy,
-            rate: full_control.then(RateEstimator::default),
+            rate: full_control.then(|| RateEstimator::new(persistent_rate_sample)),
             burst: cca.burst_interval().map(|_| BurstState::default()),
             cca,
             sb,
@@ -744,7 +745,13 @@ impl TcpSender {
             Phase::Established => {}
             _ => return None,
         }
-        if self.tcb.pacing && now < self.pacing_release {
+        // ns-3.44 (`tcp.ns3_pacing_timer`): the initial window is not paced
+        // (`PaceInitialWindow` = false) and the retransmissions recovery forces out are sent
+        // directly (`SendDataPacket`), not through the pacing check of `SendPendingData`.
+        let iw_end = ISS + 1 + self.cfg.initial_cwnd_segs as u64 * self.tcb.mss as u64;
+        let bypass = self.cfg.ns3_pacing_timer
+            && (self.force_head_retx || self.force_next_seg || self.tcb.high_tx_mark < iw_end);
+        if self.tcb.pacing && now < self.pacing_release && !bypass {
             return None;
         }
         let mss = self.tcb.mss;
@@ -885,7 +892,10 @@ impl TcpSender {
         // Pacing (`tcb.pacing`: from the config, or switched on by the algorithm, e.g. BBR):
         // the next segment leaves one payload-size serialisation at the pacing rate later
         // (ns-3 `SendDataPacket`: `m_pacingRate.CalculateBytesTxTime(size)`).
-        if self.tcb.pacing && self.tcb.pacing_rate_bps > 0 {
+        // ns-3 arms its pacing timer only when it has expired: a segment sent while it runs
+        // (one that bypassed it, above) does not push the release time further.
+        let timer_running = self.cfg.ns3_pacing_timer && self.pacing_release > now;
+        if self.tcb.pacing && self.tcb.pacing_rate_bps > 0 && !timer_running {
             let bytes = seg.payload as u64;
             self.pacing_release = now + Time::tx_time(bytes, self.tcb.pacing_rate_bps);
         }

@@ -316,3 +316,14 @@ fn partial_ack_with_nothing_lost_sends_new_data_in_the_ns3_profile() {
         }
     }
 }
+
+/// BBR paces from its first segment. ns-3.44 sends the initial window unpaced
+/// (`PaceInitialWindow` = false); with the switch off every segment waits for the release.
+#[test]
+fn initial_window_is_unpaced_in_the_ns3_profile() {
+    for ns3 in [true, false] {
+        let mut s = sender_with("bbr", |c| c.ns3_pacing_timer = ns3);
+        let burst = drain(&mut s, ms(100)).len();
+        assert_eq!(burst, if ns3 { 10 } else { 1 }, "ns3 pacing {ns3}");
+    }
+}
