@@ -89,36 +89,22 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.rcv_buf {
         c.rcv_buf = v.0;
     }
-    if let Some(v) = opts.pacing {
-        c.pacing = v;
+    // Switches copied as they are (each documented on `TcpConfig`).
+    macro_rules! copy_flags {
+        ($($f:ident),*) => { $(if let Some(v) = opts.$f { c.$f = v; })* };
     }
-    if let Some(v) = opts.strict_receive_window {
-        c.strict_receive_window = v;
-    }
-    if let Some(v) = opts.window_scaling {
-        c.window_scaling = v;
-    }
-    if let Some(v) = opts.ns3_prr_quirks {
-        c.ns3_prr_quirks = v;
-    }
-    if let Some(v) = opts.ns3_sacked_retx_in_flight {
-        c.ns3_sacked_retx_in_flight = v;
-    }
-    if let Some(v) = opts.ns3_partial_ack_retransmit {
-        c.ns3_partial_ack_retransmit = v;
-    }
-    if let Some(v) = opts.nextseg_rule_1b {
-        c.nextseg_rule_1b = v;
-    }
-    if let Some(v) = opts.ns3_rto_always_resets_ssthresh {
-        c.ns3_rto_always_resets_ssthresh = v;
-    }
-    if let Some(v) = opts.ns3_rate_sample_persists {
-        c.ns3_rate_sample_persists = v;
-    }
-    if let Some(v) = opts.ns3_pacing_timer {
-        c.ns3_pacing_timer = v;
-    }
+    copy_flags!(
+        pacing,
+        strict_receive_window,
+        window_scaling,
+        ns3_prr_quirks,
+        ns3_sacked_retx_in_flight,
+        ns3_partial_ack_retransmit,
+        nextseg_rule_1b,
+        ns3_rto_always_resets_ssthresh,
+        ns3_rate_sample_persists,
+        ns3_pacing_timer
+    );
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(
