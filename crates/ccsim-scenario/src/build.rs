@@ -103,7 +103,9 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
         nextseg_rule_1b,
         ns3_rto_always_resets_ssthresh,
         ns3_rate_sample_persists,
-        ns3_pacing_timer
+        ns3_pacing_timer,
+        ns3_retransmit_before_cong_control,
+        ns3_exit_recovery_for_cong_control
     );
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {

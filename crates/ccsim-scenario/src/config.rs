@@ -143,6 +143,8 @@ pub struct TcpOptions {
     pub ns3_rto_always_resets_ssthresh: Option<bool>,
     pub ns3_rate_sample_persists: Option<bool>,
     pub ns3_pacing_timer: Option<bool>,
+    pub ns3_retransmit_before_cong_control: Option<bool>,
+    pub ns3_exit_recovery_for_cong_control: Option<bool>,
 }
 
 impl TcpOptions {
@@ -176,7 +178,9 @@ impl TcpOptions {
             nextseg_rule_1b,
             ns3_rto_always_resets_ssthresh,
             ns3_rate_sample_persists,
-            ns3_pacing_timer
+            ns3_pacing_timer,
+            ns3_retransmit_before_cong_control,
+            ns3_exit_recovery_for_cong_control
         )
     }
 }

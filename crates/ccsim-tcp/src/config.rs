@@ -98,6 +98,17 @@ pub struct TcpConfig {
     /// to false), the pacing timer is armed only when it has expired, and retransmissions
     /// forced by recovery are sent outside it. Off: every segment waits for the pacing release.
     pub ns3_pacing_timer: bool,
+    /// Send the retransmission that recovery forces (fast retransmit on entering recovery, or
+    /// `DoRetransmit` on a partial ACK) inside ACK processing, before the full-control hook
+    /// (`CongControl`) runs, as ns-3.44 `ProcessAck` does; BBR then counts it in bytes in
+    /// flight. Linux sends it after `cong_control` (`tcp_xmit_recovery` ends `tcp_ack`).
+    pub ns3_retransmit_before_cong_control: bool,
+    /// Leaving fast recovery sets cwnd = ssthresh (`TcpPrrRecovery::ExitRecovery`) for
+    /// full-control algorithms too, as ns-3.44 `ProcessAck` does. BBR never lowers ssthresh,
+    /// so its cwnd becomes 2^32 − 1 until its own `SetCwnd` changes it (in STARTUP it may not,
+    /// and the flow is paced only). Linux's `tcp_end_cwnd_reduction` skips `cong_control`
+    /// algorithms.
+    pub ns3_exit_recovery_for_cong_control: bool,
 }
 
 impl TcpConfig {
@@ -133,6 +144,8 @@ impl TcpConfig {
                 ns3_rto_always_resets_ssthresh: true,
                 ns3_rate_sample_persists: true,
                 ns3_pacing_timer: true,
+                ns3_retransmit_before_cong_control: true,
+                ns3_exit_recovery_for_cong_control: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -164,6 +177,8 @@ impl TcpConfig {
                 ns3_rto_always_resets_ssthresh: false,
                 ns3_rate_sample_persists: false,
                 ns3_pacing_timer: false,
+                ns3_retransmit_before_cong_control: false,
+                ns3_exit_recovery_for_cong_control: false,
             },
         }
     }

@@ -95,6 +95,9 @@ pub struct TcpSender {
     force_head_retx: bool,
     /// Send NextSeg's choice at once, bypassing cwnd (ns-3.44 `DoRetransmit` on a partial ACK).
     force_next_seg: bool,
+    /// A forced retransmission already accounted as sent during ACK processing
+    /// (`ns3_retransmit_before_cong_control`); `poll_transmit` hands it out first.
+    sent_in_ack: Option<TcpSegment>,
     /// The next partial ACK is the first of this recovery episode (ns-3 `m_isFirstPartialAck`).
     first_partial_ack: bool,
     bytes_acked_not_processed: u32,
@@ -150,6 +153,7 @@ impl TcpSender {
             recover_active: false,
             force_head_retx: false,
             force_next_seg: false,
+            sent_in_ack: None,
             first_partial_ack: true,
             bytes_acked_not_processed: 0,
             pacing_release: Time::ZERO,
@@ -397,6 +401,11 @@ impl TcpSender {
         } else {
             self.on_new_ack(now, ack, old_una, is_dupack, old_dupacks, delivered);
         }
+        // ns-3.44 `ProcessAck` sends recovery's forced retransmission (`DoRetransmit`) before
+        // `ReceivedAck` calls `CongControl`, which then sees it in bytes in flight.
+        if self.cfg.ns3_retransmit_before_cong_control && self.sent_in_ack.is_none() {
+            self.sent_in_ack = self.forced_segment(now);
+        }
         // Full control (ns-3 `ReceivedAck`: GenerateSample, then CongControl) on every ACK.
         if let Some(r) = self.rate.as_mut() {
             let lost_now = self.sb.lost_bytes();
@@ -530,7 +539,16 @@ impl TcpSender {
                     self.sb.mark_head_lost();
                 }
                 self.refresh_in_flight();
-                self.force_next_seg = true;
+                // "If the packet is already retransmitted do not retransmit it": no
+                // `DoRetransmit` when the segment at the new SND.UNA is an un-SACKed
+                // retransmission ending one MSS later (`IsRetransmittedDataAcked(ack + MSS)`).
+                let head_in_retransmission = self
+                    .sb
+                    .head()
+                    .is_some_and(|h| h.retransmitted && !h.sacked && h.len == mss);
+                if !head_in_retransmission {
+                    self.force_next_seg = true;
+                }
             } else if self.sb.head().is_some_and(|s| !s.retransmitted) {
                 if !self.cfg.sack || !self.sb.head_is_lost() {
                     self.sb.mark_head_lost();
@@ -582,7 +600,9 @@ impl TcpSender {
             if ack >= self.recover {
                 self.recover_active = false;
             }
-            if exited_recovery && !self.full_control {
+            if exited_recovery
+                && (!self.full_control || self.cfg.ns3_exit_recovery_for_cong_control)
+            {
                 self.recovery.exit(&mut self.tcb);
             }
             if self.tcb.cong_state == CongState::Open {
@@ -698,6 +718,10 @@ impl TcpSender {
             self.handshake_ack_due = false;
             return Some(self.data_segment(now, ISS + 1, 0));
         }
+        if let Some(seg) = self.sent_in_ack.take() {
+            self.after_burst_poll(now, true);
+            return Some(seg);
+        }
         if let Some(b) = self.burst.as_ref() {
             // Burst mode: at most `send_quantum` segments per attempt, back to back.
             let quantum = self.cca.send_quantum().unwrap_or(u32::MAX);
@@ -755,21 +779,8 @@ impl TcpSender {
             return None;
         }
         let mss = self.tcb.mss;
-        // Fast retransmit / partial-ACK retransmission of the head, outside the window.
-        if self.force_head_retx {
-            self.force_head_retx = false;
-            if let Some(head) = self.sb.head() {
-                if !head.sacked {
-                    let (seq, len) = (head.seq, head.len);
-                    return Some(self.emit_retransmission(now, seq, len));
-                }
-            }
-        }
-        if self.force_next_seg {
-            self.force_next_seg = false;
-            if let Some(seg) = self.next_seg_outside_window(now) {
-                return Some(seg);
-            }
+        if let Some(seg) = self.forced_segment(now) {
+            return Some(seg);
         }
         let window = (self.tcb.cwnd as u64).min(self.rwnd);
         let in_flight = self.sb.bytes_in_flight();
@@ -815,6 +826,25 @@ impl TcpSender {
             return None;
         }
         Some(self.emit_new(now, next, len))
+    }
+
+    /// The segment recovery forces out regardless of the window, if one is due: the fast
+    /// retransmit / partial-ACK retransmission of the head, or NextSeg's choice.
+    fn forced_segment(&mut self, now: Time) -> Option<TcpSegment> {
+        if self.force_head_retx {
+            self.force_head_retx = false;
+            if let Some(head) = self.sb.head() {
+                if !head.sacked {
+                    let (seq, len) = (head.seq, head.len);
+                    return Some(self.emit_retransmission(now, seq, len));
+                }
+            }
+        }
+        if self.force_next_seg {
+            self.force_next_seg = false;
+            return self.next_seg_outside_window(now);
+        }
+        None
     }
 
     /// RFC 6675 NextSeg as ns-3.44 `DoRetransmit` uses it, with no window check: the first

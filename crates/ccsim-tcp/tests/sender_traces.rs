@@ -16,6 +16,15 @@ fn sender(cca: &str) -> TcpSender {
 }
 
 fn sender_with(cca: &str, tweak: impl FnOnce(&mut TcpConfig)) -> TcpSender {
+    sender_sending(cca, None, tweak)
+}
+
+/// A connected sender with `app_bytes` to send (`None`: unlimited).
+fn sender_sending(
+    cca: &str,
+    app_bytes: Option<u64>,
+    tweak: impl FnOnce(&mut TcpConfig),
+) -> TcpSender {
     let mut cfg = TcpConfig {
         mss: MSS,
         snd_buf: 1 << 20,
@@ -24,7 +33,7 @@ fn sender_with(cca: &str, tweak: impl FnOnce(&mut TcpConfig)) -> TcpSender {
     };
     tweak(&mut cfg);
     let cca = ccsim_cca::build(cca, &serde_json::Map::new()).unwrap();
-    let mut s = TcpSender::new(cfg, cca, None);
+    let mut s = TcpSender::new(cfg, cca, app_bytes);
     s.start(Time::ZERO);
     let syn = s.poll_transmit(Time::ZERO).unwrap();
     assert!(syn.flags.has(TcpFlags::SYN));
@@ -326,4 +335,76 @@ fn initial_window_is_unpaced_in_the_ns3_profile() {
         let burst = drain(&mut s, ms(100)).len();
         assert_eq!(burst, if ns3 { 10 } else { 1 }, "ns3 pacing {ns3}");
     }
+}
+
+/// Segment 0 lost, 1..=3 SACKed: the third duplicate ACK enters recovery.
+fn enter_recovery(s: &mut TcpSender) {
+    drain(s, ms(100));
+    s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+    assert_eq!(s.tcb.cong_state, CongState::Recovery);
+}
+
+/// ns-3.44 sends recovery's fast retransmission inside `ProcessAck`, before `CongControl`:
+/// BBR's packet conservation (cwnd ≥ in flight + delivered) then counts it, leaving room for
+/// one more segment. Linux retransmits after `cong_control`.
+#[test]
+fn bbr_counts_the_recovery_retransmission_in_flight_in_the_ns3_profile() {
+    let mut cwnd = Vec::new();
+    for ns3 in [true, false] {
+        let mut s = sender_with("bbr", |c| c.ns3_retransmit_before_cong_control = ns3);
+        enter_recovery(&mut s);
+        cwnd.push(s.tcb.cwnd);
+        let out = drain(&mut s, ms(200));
+        assert!(out[0].retransmission && out[0].seq == 1, "{out:?}");
+        assert_eq!(s.stats.retx_segments, 1);
+    }
+    assert_eq!(cwnd[0], cwnd[1] + MSS, "cwnd ns-3 / linux order: {cwnd:?}");
+}
+
+/// Leaving recovery, ns-3.44 sets cwnd = ssthresh for every algorithm; BBR never lowers
+/// ssthresh, so in STARTUP its cwnd stays 2^32 − 1 until its next change.
+#[test]
+fn leaving_recovery_sets_bbr_cwnd_to_ssthresh_in_the_ns3_profile() {
+    for ns3 in [true, false] {
+        let mut s = sender_with("bbr", |c| c.ns3_exit_recovery_for_cong_control = ns3);
+        enter_recovery(&mut s);
+        drain(&mut s, ms(200));
+        let high = (s.tcb.high_tx_mark - 1) / MSS as u64;
+        s.on_segment(ms(300), &ack(high, &[], 200));
+        assert_eq!(s.tcb.cong_state, CongState::Open);
+        assert_eq!(s.tcb.ssthresh, u32::MAX, "BBR keeps ssthresh");
+        if ns3 {
+            assert_eq!(s.tcb.cwnd, u32::MAX);
+        } else {
+            assert!(s.tcb.cwnd < 100 * MSS, "{}", s.tcb.cwnd);
+        }
+    }
+}
+
+/// ns-3.44 `ProcessAck`: on a partial ACK, "if the packet is already retransmitted do not
+/// retransmit it" — no `DoRetransmit` when the new head is an un-SACKed retransmission.
+#[test]
+fn partial_ack_does_not_resend_a_head_in_retransmission() {
+    // Ten segments in all; 0 and 2 are lost, everything else arrives.
+    let mut s = sender_sending("newreno", Some(10 * MSS as u64), |_| {});
+    drain(&mut s, ms(100));
+    for sack in [
+        &[(1, 2)][..],
+        &[(3, 4), (1, 2)],
+        &[(3, 5), (1, 2)],
+        &[(3, 6), (1, 2)],
+        &[(3, 7), (1, 2)],
+        &[(3, 8), (1, 2)],
+    ] {
+        s.on_segment(ms(200), &ack(0, sack, 100));
+        drain(&mut s, ms(200));
+    }
+    assert_eq!(s.stats.retx_segments, 2, "both holes retransmitted once");
+    // Segment 0's retransmission arrives; the new head (segment 2) is already on its way again.
+    s.on_segment(ms(300), &ack(2, &[(3, 10)], 200));
+    assert_eq!(s.tcb.cong_state, CongState::Recovery, "partial ACK");
+    let out = drain(&mut s, ms(300));
+    assert!(out.is_empty(), "nothing new, nothing to resend: {out:?}");
 }
