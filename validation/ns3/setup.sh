@@ -66,6 +66,7 @@ build() {
 }
 
 build dumbbell.cc dumbbell
+build rng_reference.cc rng_reference
 
 echo "$VENV" > "$BUILD/venv_path"
 echo "[setup] done: $BUILD/dumbbell (venv $VENV)"

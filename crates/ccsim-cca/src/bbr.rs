@@ -74,14 +74,15 @@
 //! `m_appLimited` in `uint32_t`, so its round counting stops after 4 GiB delivered — ccsim keeps
 //! 64 bits; ns-3's `m_lastRtt` starts at 0 s
 //! (an RTprop of 0 if BBR initialised before any RTT sample) — ccsim's `tcb.last_rtt` is `None`
-//! until a sample exists and RTprop stays unset; the random phase comes from a seeded
-//! [`RngStream`] (config `seed` and `stream`), not ns-3's MRG32k3a, so the drawn phases differ
-//! from ns-3's for the same stream number.
+//! until a sample exists and RTprop stays unset. The random starting phase is drawn, with
+//! `rng = "ns3"` (the default), from ns-3's own MRG32k3a user stream `stream` of run `seed`
+//! (RngSeed 1), so every draw equals ns-3.44's; with `rng = "ccsim"` from a seeded
+//! [`RngStream`].
 
 use crate::ns3num::{cast_u32, cast_u64, seconds};
 use crate::params::{f64_param, time_param, u32_param, ParamSpec, Tunables};
 use crate::{CaEvent, CcaError, CongState, CongestionOps, RateConnection, RateSample, TcpState};
-use ccsim_core::{RngStream, Time};
+use ccsim_core::{Mrg32k3a, RngStream, Time};
 use serde_json::Value;
 
 /// Phases of the PROBE_BW pacing-gain cycle (`GAIN_CYCLE_LENGTH`).
@@ -110,14 +111,26 @@ pub enum BbrMode {
     ProbeRtt,
 }
 
+/// The generator of BBR's random PROBE_BW starting phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BbrRng {
+    /// ns-3.44's MRG32k3a: user stream `stream` (2^63 + stream) of run `seed`, RngSeed 1.
+    /// Every ns-3 `TcpBbr` uses stream 4, so all flows of a run draw the same sequence.
+    Ns3,
+    /// ccsim's [`RngStream`] named after `stream`, seeded with `seed`.
+    Ccsim,
+}
+
 /// Tunables of [`Bbr`] (attributes of `ns3::TcpBbr`, ns-3.44 defaults, plus the seed).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BbrConfig {
     /// Random number stream (ns-3 `Stream`, default 4): names the stream drawn from `seed`.
     pub stream: u32,
-    /// Seed of the random stream that picks the PROBE_BW starting phase (ccsim; the owner
-    /// should derive it from the run seed and the flow).
+    /// Seed of the random stream that picks the PROBE_BW starting phase: ns-3's `RngRun`
+    /// with `rng = Ns3`; the owner derives it from the run seed.
     pub seed: u64,
+    /// Which generator draws the starting phase.
+    pub rng: BbrRng,
     /// Value of high gain (`HighGain`).
     pub high_gain: f64,
     /// Length of bandwidth windowed filter, rounds (`BwWindowLength`).
@@ -138,6 +151,7 @@ impl Default for BbrConfig {
         BbrConfig {
             stream: 4,
             seed: 1,
+            rng: BbrRng::Ns3,
             high_gain: 2.89,
             bw_window_length: 10,
             rtt_window_length: Time::from_secs(10),
@@ -158,6 +172,10 @@ impl Tunables for BbrConfig {
         ParamSpec {
             name: "seed",
             help: "Seed of that random stream (derive it from the run seed and the flow)",
+        },
+        ParamSpec {
+            name: "rng",
+            help: "Generator of that stream: \"ns3\" (ns-3.44's MRG32k3a, run = seed) or \"ccsim\"",
         },
         ParamSpec {
             name: "high_gain",
@@ -196,6 +214,20 @@ impl Tunables for BbrConfig {
                     expected: "a non-negative integer".into(),
                     got: v.to_string(),
                 })?
+            }
+            "rng" => {
+                self.rng = match v.as_str() {
+                    Some("ns3") => BbrRng::Ns3,
+                    Some("ccsim") => BbrRng::Ccsim,
+                    _ => {
+                        return Err(CcaError::BadValue {
+                            algorithm: a,
+                            parameter: key.to_string(),
+                            expected: "\"ns3\" or \"ccsim\"".into(),
+                            got: v.to_string(),
+                        })
+                    }
+                }
             }
             "high_gain" => self.high_gain = f64_param(a, key, v, 1.0, 100.0)?,
             "bw_window_length" => self.bw_window_length = u32_param(a, key, v, 1, 1 << 20)?,
@@ -286,11 +318,27 @@ impl MaxBwFilter {
     }
 }
 
+#[derive(Clone, Debug)]
+enum PhaseRng {
+    Ns3(Mrg32k3a),
+    Ccsim(RngStream),
+}
+
+impl PhaseRng {
+    /// ⌊U[0, 6)⌋: ns-3 `(int)m_uv->GetValue(0, 6)`.
+    fn below_six(&mut self) -> u32 {
+        match self {
+            PhaseRng::Ns3(g) => (g.next_f64() * 6.0) as u32,
+            PhaseRng::Ccsim(r) => r.below(6) as u32,
+        }
+    }
+}
+
 /// ns-3 `TcpBbr` state.
 #[derive(Clone, Debug)]
 pub struct Bbr {
     pub config: BbrConfig,
-    rng: RngStream,
+    rng: PhaseRng,
     mode: BbrMode,
     max_bw_filter: MaxBwFilter,
     pacing_gain: f64,
@@ -338,7 +386,17 @@ impl Default for Bbr {
 
 impl Bbr {
     pub fn new(config: BbrConfig) -> Self {
-        let rng = RngStream::new(config.seed, &format!("TcpBbr/{}", config.stream));
+        let rng = match config.rng {
+            BbrRng::Ns3 => PhaseRng::Ns3(Mrg32k3a::ns3_user_stream(
+                1,
+                config.seed,
+                config.stream as u64,
+            )),
+            BbrRng::Ccsim => PhaseRng::Ccsim(RngStream::new(
+                config.seed,
+                &format!("TcpBbr/{}", config.stream),
+            )),
+        };
         Bbr {
             config,
             rng,
@@ -470,7 +528,7 @@ impl Bbr {
         self.mode = BbrMode::ProbeBw;
         self.pacing_gain = 1.0;
         self.cwnd_gain = 2.0;
-        self.cycle_index = GAIN_CYCLE_LENGTH - 1 - self.rng.below(6) as u32;
+        self.cycle_index = GAIN_CYCLE_LENGTH - 1 - self.rng.below_six();
         self.advance_cycle_phase(now);
     }
 
@@ -922,13 +980,9 @@ mod tests {
         bbr.enter_probe_bw(Time::ZERO);
         assert_eq!(bbr.mode(), BbrMode::ProbeBw);
         assert_eq!(bbr.cwnd_gain(), 2.0);
-        // ns-3 expects 1.25 for its stream 4; ccsim's stream differs, but the phase is always
-        // one of the cycle's and never the 3/4 phase (index 7 − ⌊U[0,6)⌋, then advanced).
-        assert!([0, 3, 4, 5, 6, 7].contains(&bbr.cycle_index()));
-        assert_eq!(
-            bbr.pacing_gain(),
-            PACING_GAIN_CYCLE[bbr.cycle_index() as usize]
-        );
+        // ns-3's own test (tcp-bbr-test.cc) expects gain 1.25 here: run 1, stream 4 draws
+        // U = 0.1518 first, so index 7 − ⌊6U⌋ = 7, advanced to 0.
+        assert_eq!((bbr.cycle_index(), bbr.pacing_gain()), (0, 1.25));
         bbr.enter_probe_rtt();
         assert_eq!(
             (bbr.mode(), bbr.pacing_gain(), bbr.cwnd_gain()),
@@ -938,22 +992,29 @@ mod tests {
 
     #[test]
     fn probe_bw_starting_phase_comes_from_the_seeded_stream() {
-        let start = |seed: u64| {
-            let mut bbr = Bbr::new(BbrConfig {
-                seed,
-                ..Default::default()
-            });
-            bbr.enter_probe_bw(Time::ZERO);
-            bbr.cycle_index()
-        };
-        // Reproducible per seed.
-        assert_eq!(start(7), start(7));
-        // Over many seeds, exactly the six reachable phases appear.
-        let mut seen = [false; 8];
-        for seed in 0..200 {
-            seen[start(seed) as usize] = true;
+        for rng in [BbrRng::Ns3, BbrRng::Ccsim] {
+            let start = |seed: u64| {
+                let mut bbr = Bbr::new(BbrConfig {
+                    seed,
+                    rng,
+                    ..Default::default()
+                });
+                bbr.enter_probe_bw(Time::ZERO);
+                bbr.cycle_index()
+            };
+            // Reproducible per seed.
+            assert_eq!(start(7), start(7));
+            // Over many seeds, exactly the six reachable phases appear.
+            let mut seen = [false; 8];
+            for seed in 0..200 {
+                seen[start(seed) as usize] = true;
+            }
+            assert_eq!(
+                seen,
+                [true, false, false, true, true, true, true, true],
+                "{rng:?}"
+            );
         }
-        assert_eq!(seen, [true, false, false, true, true, true, true, true]);
     }
 
     #[test]

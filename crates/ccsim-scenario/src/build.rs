@@ -393,13 +393,17 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
     })
 }
 
-/// Algorithms that draw random numbers (BBR's probe_bw phase) get the run seed and a stream
-/// per flow, unless the scenario sets them: adding a flow never shifts another's draws.
+/// Algorithms that draw random numbers (BBR's probe_bw phase) get the run seed, unless the
+/// scenario sets it. In the `ns3` profile they draw from ns-3's generator and stream (the run
+/// seed is ns-3's RngRun; every flow has ns-3's default stream, so all draw alike, as in
+/// ns-3); otherwise from ccsim's streams, one per flow, so adding a flow never shifts
+/// another's draws.
 fn seed_randomised_algorithm(
     cca: &str,
     params: &mut serde_json::Map<String, serde_json::Value>,
     seed: u64,
     flow: u32,
+    ns3_profile: bool,
 ) {
     let Ok(specs) = ccsim_cca::algorithm_params(cca) else {
         return;
@@ -408,7 +412,12 @@ fn seed_randomised_algorithm(
     if has("seed") && !params.contains_key("seed") {
         params.insert("seed".into(), seed.into());
     }
-    if has("stream") && !params.contains_key("stream") {
+    if has("rng") && !params.contains_key("rng") {
+        let rng = if ns3_profile { "ns3" } else { "ccsim" };
+        params.insert("rng".into(), rng.into());
+    }
+    let ns3_rng = params.get("rng").and_then(|v| v.as_str()) == Some("ns3");
+    if has("stream") && !params.contains_key("stream") && !ns3_rng {
         params.insert("stream".into(), flow.into());
     }
 }
@@ -534,7 +543,8 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
                 .ok()
                 .and_then(|v| v.as_object().cloned())
                 .unwrap_or_default();
-        seed_randomised_algorithm(&f.cca, &mut params, s.run.seed, k as u32);
+        let ns3_profile = f.tcp.or(&s.tcp).profile.unwrap_or_default() == Profile::Ns3;
+        seed_randomised_algorithm(&f.cca, &mut params, s.run.seed, k as u32, ns3_profile);
         let cca = ccsim_cca::build(&f.cca, &params).map_err(|e| {
             let key = if e.to_string().contains("parameter") {
                 "cca_params"
