@@ -68,17 +68,7 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
 
 
 # What is known about every case outside tolerance (kept next to the table it explains).
-KNOWN_GAPS = {
-    ("C", "TcpBbr"): "Goodput (+0.2 %) matches; RTT p50 27 vs 25 ms and p95 44 vs 31 ms, and ns-3 "
-    "has one RTO that ccsim does not. The per-segment diff is identical to ns-3 up to 0.317 s "
-    "(case A BBR is identical throughout, after modelling ns-3's pacing timer and its persistent "
-    "rate sample, docs/tcp-model.md). At 0.3173 s, on entering recovery, both retransmit "
-    "22000001; ns-3 then sends new data 21 us later, when its pacing timer expires "
-    "(`TcpSocketBase::NotifyPacingPerformed` calls `SendPendingData`), and that segment is "
-    "dropped; ccsim waits for the next ACK. So BBR's recovery-entry window or the pacing "
-    "timer's send differ by one segment. Not resolved.",
-    ("D", "TcpBbr"): "Same as case C (BBR's runs do not depend on the minimum RTO here).",
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 def _rel(a: float | None, b: float | None) -> float | None:

@@ -592,6 +592,13 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     }
     let radio =
         crate::radio_glue::RadioGlue::build(s, &topo.nodes, &topo.links, s.run.duration.time())?;
+    // Queues behave as ns-3's device queues under its traffic-control layer in the `ns3`
+    // profile (the scenario-wide `tcp.profile`).
+    let ns3_queues = s.tcp.profile.unwrap_or_default() == Profile::Ns3;
+    let mut topo = topo;
+    for link in topo.links.iter_mut() {
+        link.queue.set_ns3_flow_control(ns3_queues);
+    }
     let mut world = World::new(
         topo.nodes,
         topo.links,

@@ -340,7 +340,7 @@ impl World {
             return;
         }
         let bytes = self.packets.get(id).ip_bytes;
-        if !link.queue.enqueue(id, bytes) {
+        if !link.queue.enqueue_at(now, id, bytes) {
             let dropped = self.packets.remove(id);
             if let Some(t) = self.seg_trace.as_mut() {
                 t.dropped(now, &dropped.tcp);
@@ -375,7 +375,7 @@ impl World {
         let link = &mut self.links[l.0 as usize];
         link.tx_done_pending = false;
         link.touch(now);
-        let Some(next) = link.queue.dequeue() else {
+        let Some(next) = link.queue.dequeue_at(now) else {
             return;
         };
         self.start_tx(now, l, next);

@@ -510,7 +510,11 @@ impl TcpSender {
         delivered: u64,
     ) {
         let mss = self.tcb.mss;
-        let bytes_acked = ack - old_una;
+        // Segments for the window rules count what this ACK newly delivered (cumulatively
+        // ACKed bytes not SACKed before, plus newly SACKed ones), not SND.UNA's advance:
+        // ns-3.44 `ProcessAck` ("Set segsAcked ... based on currentDelivered"), Linux
+        // `tcp_ack`'s acked_sacked. They differ when the ACK covers SACKed data (after a loss).
+        let bytes_acked = delivered;
         let mut segs_acked = (bytes_acked / mss as u64) as u32;
         self.bytes_acked_not_processed += (bytes_acked % mss as u64) as u32;
         if self.bytes_acked_not_processed >= mss {
@@ -581,7 +585,8 @@ impl TcpSender {
                     }
                 }
                 CongState::Recovery => {
-                    segs_acked = (bytes_acked / mss as u64) as u32;
+                    // ns-3 recounts from SND.UNA's advance when recovery ends.
+                    segs_acked = ((ack - old_una) / mss as u64) as u32;
                     self.cc_pkts_acked(segs_acked, srtt);
                     self.cca.cwnd_event(&mut self.tcb, CaEvent::CompleteCwr);
                     self.set_state(CongState::Open);
