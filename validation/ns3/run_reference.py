@@ -97,6 +97,15 @@ CASES: dict[str, dict[str, str]] = {
         "rateChange": "5:50000000,10:1300000000",
         "minRto": "0.2",
     },
+    # Case B stopped at 3 s: ns-3.44 cannot finish B with TcpBbr in 30 s on this machine
+    # (compare_ns3.py MISSING_REFERENCE says why), so this shorter run stands in for it.
+    "B3": {
+        "flows": "10",
+        "bottleneckRate": "1000000000",
+        "bottleneckDelay": "10",
+        "mss": "1448",
+        "duration": "3",
+    },
     # Not in the issue grid: a small 20 Mb/s link blocked to 2 Mb/s from 2 to 4 s with a 200 ms
     # minimum RTO. ns-3.44's PRR bugs (#1282/#1350/#1351) make CUBIC collapse into repeated
     # timeouts here; ccsim's `ns3` profile must reproduce that (tests/test_cli_and_api.py runs

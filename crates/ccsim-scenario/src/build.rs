@@ -105,7 +105,8 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
         ns3_rate_sample_persists,
         ns3_pacing_timer,
         ns3_retransmit_before_cong_control,
-        ns3_exit_recovery_for_cong_control
+        ns3_exit_recovery_for_cong_control,
+        ns3_disorder_ack_keeps_rto
     );
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {

@@ -145,6 +145,7 @@ pub struct TcpOptions {
     pub ns3_pacing_timer: Option<bool>,
     pub ns3_retransmit_before_cong_control: Option<bool>,
     pub ns3_exit_recovery_for_cong_control: Option<bool>,
+    pub ns3_disorder_ack_keeps_rto: Option<bool>,
 }
 
 impl TcpOptions {
@@ -180,7 +181,8 @@ impl TcpOptions {
             ns3_rate_sample_persists,
             ns3_pacing_timer,
             ns3_retransmit_before_cong_control,
-            ns3_exit_recovery_for_cong_control
+            ns3_exit_recovery_for_cong_control,
+            ns3_disorder_ack_keeps_rto
         )
     }
 }

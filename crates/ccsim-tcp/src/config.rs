@@ -109,6 +109,10 @@ pub struct TcpConfig {
     /// and the flow is paced only). Linux's `tcp_end_cwnd_reduction` skips `cong_control`
     /// algorithms.
     pub ns3_exit_recovery_for_cong_control: bool,
+    /// An ACK that advances SND.UNA but leaves the flow in Disorder (it also SACKs new data)
+    /// does not re-arm the retransmission timer, as in ns-3.44 `ProcessAck` (no `NewAck` on
+    /// that branch). RFC 6298 (5.3) and Linux re-arm it on any ACK of new data.
+    pub ns3_disorder_ack_keeps_rto: bool,
 }
 
 impl TcpConfig {
@@ -146,6 +150,7 @@ impl TcpConfig {
                 ns3_pacing_timer: true,
                 ns3_retransmit_before_cong_control: true,
                 ns3_exit_recovery_for_cong_control: true,
+                ns3_disorder_ack_keeps_rto: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -179,6 +184,7 @@ impl TcpConfig {
                 ns3_pacing_timer: false,
                 ns3_retransmit_before_cong_control: false,
                 ns3_exit_recovery_for_cong_control: false,
+                ns3_disorder_ack_keeps_rto: false,
             },
         }
     }

@@ -613,7 +613,13 @@ impl TcpSender {
             if self.tcb.cong_state == CongState::Open {
                 self.cc_increase_window(segs_acked);
             }
-            self.restart_rto(now);
+            // ns-3.44 `ProcessAck` calls `NewAck` (which re-arms the timer) in every branch
+            // but one: an ACK that advances SND.UNA while SACKing new data leaves the flow in
+            // Disorder, and the timer keeps running from the earlier ACK.
+            if !(self.cfg.ns3_disorder_ack_keeps_rto && self.tcb.cong_state == CongState::Disorder)
+            {
+                self.restart_rto(now);
+            }
         }
     }
 
@@ -821,8 +827,9 @@ impl TcpSender {
             return None;
         }
         // RFC 793: new data must fit in the receiver's window [SND.UNA, SND.UNA + RCV.WND).
-        // ns-3.44 only compares pipe with min(cwnd, rwnd) (`AvailableWindow`); the `ns3`
-        // profile reproduces that (see docs/tcp-model.md).
+        // ns-3.44 only compares pipe with min(cwnd, rwnd) in `AvailableWindow`; its NextSeg
+        // rule 2 does cap new data at SND.UNA + RCV.WND, but by sending a part segment, which
+        // ccsim's whole-segment scoreboard cannot hold (docs/tcp-model.md).
         if self.cfg.strict_receive_window && outstanding + len as u64 > self.rwnd.max(mss as u64) {
             return None;
         }
