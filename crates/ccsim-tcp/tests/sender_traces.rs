@@ -408,3 +408,27 @@ fn partial_ack_does_not_resend_a_head_in_retransmission() {
     let out = drain(&mut s, ms(300));
     assert!(out.is_empty(), "nothing new, nothing to resend: {out:?}");
 }
+
+/// ns-3.44 re-arms the retransmission timer through `NewAck`, which `ProcessAck` skips when an
+/// ACK advances SND.UNA but also SACKs new data (the flow stays in Disorder); RFC 6298 (5.3)
+/// re-arms it on every ACK of new data.
+#[test]
+fn disorder_ack_keeps_the_running_timer_in_the_ns3_profile() {
+    for ns3 in [true, false] {
+        let mut s = sender_with("newreno", |c| c.ns3_disorder_ack_keeps_rto = ns3);
+        drain(&mut s, ms(100));
+        // A plain ACK of segment 0 at 200 ms arms the timer from there.
+        s.on_segment(ms(200), &ack(1, &[], 100));
+        drain(&mut s, ms(200));
+        let armed = s.next_timer().unwrap();
+        // At 250 ms: segment 1 ACKed, segment 2 missing, 3 SACKed.
+        s.on_segment(ms(250), &ack(2, &[(3, 4)], 100));
+        assert_eq!(s.tcb.cong_state, CongState::Disorder);
+        let after = s.next_timer().unwrap();
+        if ns3 {
+            assert_eq!(after, armed, "timer still from the 200 ms ACK");
+        } else {
+            assert_eq!(after, armed + ms(50), "re-armed at 250 ms");
+        }
+    }
+}
