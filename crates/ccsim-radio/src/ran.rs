@@ -138,8 +138,17 @@ pub struct ChannelConfig {
     /// Log-normal shadowing (TR 38.901 σ_SF, spatially correlated); off by default.
     #[serde(default)]
     pub shadowing: bool,
+    /// Interference in the SINR that sets each UE's data rate.
     #[serde(default = "default_interference")]
     pub interference: InterferenceMode,
+    /// Interference in the SINR that handover and dual-connectivity decisions compare
+    /// (default: as `interference`). ns3-mmwave's estimate (`MmWaveEnbPhy::
+    /// UpdateUeSinrEstimate`, reported every 1.6 ms to the coordinator) does not depend on the
+    /// neighbours' downlink traffic, which `full_buffer` models: with load-weighted
+    /// measurements a UE sees its busy serving cell interfered but an idle neighbour's link
+    /// clean, and can ping-pong between loaded cells.
+    #[serde(default)]
+    pub measurement_interference: Option<InterferenceMode>,
     /// Attenuation (dB) of interference relative to the serving beam: the −13.3 dB first
     /// side lobe of a uniform array (assumption).
     #[serde(default = "default_suppression")]
@@ -162,6 +171,7 @@ impl Default for ChannelConfig {
             update_period_us: default_update(),
             shadowing: false,
             interference: default_interference(),
+            measurement_interference: None,
             interference_suppression_db: default_suppression(),
         }
     }
@@ -245,7 +255,10 @@ struct UeState {
     position: Point3,
     los: Vec<bool>,
     rx_mw: Vec<f64>,
+    /// SINR of the data channel per site (sets the rate).
     sinr_db: Vec<f64>,
+    /// SINR the handover logic measures per site (`measurement_interference`).
+    meas_sinr_db: Vec<f64>,
     shadowing: Vec<Shadowing>,
     rng: RngStream,
     interrupted_until: Time,
@@ -347,6 +360,7 @@ impl RadioNetwork {
                 los: vec![true; n_sites],
                 rx_mw: vec![0.0; n_sites],
                 sinr_db: vec![f64::NEG_INFINITY; n_sites],
+                meas_sinr_db: vec![f64::NEG_INFINITY; n_sites],
                 shadowing: vec![Shadowing::default(); n_sites],
                 rng: RngStream::new(seed, &format!("radio.ue{u}.shadowing")),
                 interrupted_until: Time::ZERO,
@@ -396,7 +410,7 @@ impl RadioNetwork {
         (0..self.sites.len())
             .filter(|&s| self.sites[s].technology == tech)
             .fold(None, |best: Option<usize>, s| match best {
-                Some(b) if ue.sinr_db[b] >= ue.sinr_db[s] => Some(b),
+                Some(b) if ue.meas_sinr_db[b] >= ue.meas_sinr_db[s] => Some(b),
                 _ => Some(s),
             })
     }
@@ -407,7 +421,7 @@ impl RadioNetwork {
         match (mm, lte) {
             (Some(m), Some(l))
                 if self.connectivity == Connectivity::DualConnectivity
-                    && self.ues[u].sinr_db[m] < self.handover.outage_threshold_db =>
+                    && self.ues[u].meas_sinr_db[m] < self.handover.outage_threshold_db =>
             {
                 l
             }
@@ -463,12 +477,21 @@ impl RadioNetwork {
                 ));
                 let t = self.sites[s].technology;
                 let ue = &self.ues[u];
-                let interference: f64 = (0..self.sites.len())
-                    .filter(|&k| k != s && self.sites[k].technology == t)
-                    .map(|k| self.activity[k] * suppression * ue.rx_mw[k])
-                    .sum();
+                let meas_activity = |k: usize| match self.channel.measurement_interference {
+                    Some(InterferenceMode::None) => 0.0,
+                    Some(InterferenceMode::FullBuffer) => 1.0,
+                    Some(InterferenceMode::Load) | None => self.activity[k],
+                };
+                let (mut interference, mut meas_interference) = (0.0, 0.0);
+                for k in (0..self.sites.len()).filter(|&k| k != s && self.sites[k].technology == t)
+                {
+                    interference += self.activity[k] * suppression * ue.rx_mw[k];
+                    meas_interference += meas_activity(k) * suppression * ue.rx_mw[k];
+                }
                 let sinr = linear_to_db(ue.rx_mw[s] / (noise + interference));
+                let meas = linear_to_db(ue.rx_mw[s] / (noise + meas_interference));
                 self.ues[u].sinr_db[s] = sinr;
+                self.ues[u].meas_sinr_db[s] = meas;
             }
             let serving = self.ues[u].serving;
             if serving != usize::MAX {
@@ -488,7 +511,7 @@ impl RadioNetwork {
             let Some(best_mm) = self.best_of(u, Technology::Mmwave) else {
                 continue;
             };
-            let best_mm_sinr = self.ues[u].sinr_db[best_mm];
+            let best_mm_sinr = self.ues[u].meas_sinr_db[best_mm];
             let outage = self.handover.outage_threshold_db;
             let dc = self.connectivity == Connectivity::DualConnectivity;
             let switch = Time::from_micros(self.handover.dc_switch_us);
@@ -504,7 +527,7 @@ impl RadioNetwork {
                 }
                 continue;
             }
-            if dc && self.ues[u].sinr_db[serving] < outage && best_mm != serving {
+            if dc && self.ues[u].meas_sinr_db[serving] < outage && best_mm != serving {
                 // The serving mmWave link is dead and the LTE anchor knows a good one: switch
                 // at once (no TTT), with a hard-handover interruption.
                 let hi = Time::from_micros(self.handover.interruption_us);
@@ -513,7 +536,7 @@ impl RadioNetwork {
             }
             for s in 0..self.sites.len() {
                 self.scratch_sinr[s] = if self.sites[s].technology == Technology::Mmwave {
-                    self.ues[u].sinr_db[s]
+                    self.ues[u].meas_sinr_db[s]
                 } else {
                     f64::NEG_INFINITY
                 };
@@ -683,6 +706,11 @@ impl RadioNetwork {
     pub fn sinr_db(&self, ue: u32, site: usize) -> f64 {
         self.ues[ue as usize].sinr_db[site]
     }
+    /// The SINR of `ue` towards `site` that handover decisions compare
+    /// (`measurement_interference`), at the last channel update.
+    pub fn measured_sinr_db(&self, ue: u32, site: usize) -> f64 {
+        self.ues[ue as usize].meas_sinr_db[site]
+    }
     /// LOS of `ue` towards `site` at the last channel update.
     pub fn los(&self, ue: u32, site: usize) -> bool {
         self.ues[ue as usize].los[site]
@@ -693,7 +721,7 @@ impl RadioNetwork {
         let s = u.serving;
         let best = self
             .best_of(ue as usize, Technology::Mmwave)
-            .map_or(f64::NEG_INFINITY, |b| u.sinr_db[b]);
+            .map_or(f64::NEG_INFINITY, |b| u.meas_sinr_db[b]);
         UeProbe {
             position: u.position,
             serving_site: s,

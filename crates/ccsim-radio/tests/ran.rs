@@ -242,6 +242,32 @@ fn interference_lowers_sinr() {
     assert!((sinr_with(InterferenceMode::Load) - none).abs() < 1e-9);
 }
 
+/// Handover measurements can count interference differently from the data channel: idle
+/// neighbours interfere with the measured SINR under `full_buffer` but not with the data SINR
+/// under `load`; by default both follow `interference`.
+#[test]
+fn measurement_interference_is_separate_from_the_data_channel() {
+    let g = seed000_handover_street();
+    let mut cfg = g.radio_config(&[]);
+    cfg.obstacles.clear();
+    cfg.channel.interference = InterferenceMode::Load;
+    let sinrs = |meas: Option<InterferenceMode>| {
+        let mut c = cfg.clone();
+        c.channel.measurement_interference = meas;
+        let mut ran = RadioNetwork::new(&c, 1).unwrap();
+        ran.on_deadline(Time::from_millis(100), &mut Vec::new());
+        (ran.sinr_db(0, 0), ran.measured_sinr_db(0, 0))
+    };
+    let (data, meas) = sinrs(None);
+    assert_eq!(data, meas, "default: measurements follow `interference`");
+    let (data_fb, meas_fb) = sinrs(Some(InterferenceMode::FullBuffer));
+    assert_eq!(data_fb, data, "the data channel is unchanged");
+    assert!(
+        data - meas_fb > 3.0,
+        "idle neighbours interfere with the measurement"
+    );
+}
+
 #[test]
 fn uplink_waits_out_the_interruption() {
     let mut ran = RadioNetwork::new(&street(TttMode::Threshold, true), 1).unwrap();
