@@ -81,10 +81,8 @@ MISSING_REFERENCE: dict[tuple[str, str], str] = {
         "and in `TcpRxBuffer::Add` copies: after the start-up losses two flows leave recovery "
         "with cwnd = ssthresh = 2^32 − 1 (docs/tcp-model.md) and keep thousands of segments in "
         "flight. Case `B3` is the same case stopped at 3 s: ccsim is identical to ns-3 for its first "
-        "1.24 s (every flow, packet for packet), within 0.001 % at 2 s, and within tolerance at "
-        "3 s (+2.9 % goodput, Jain +0.008). The first difference is a 216-byte segment ns-3 sends "
-        "at the edge of the receive window (docs/tcp-model.md). ccsim runs the full 30 s case "
-        "in 11 s (821 Mb/s in total, Jain 0.93)."
+        "1.24 s (every flow, packet for packet) and within tolerance at 3 s (goodput −0.4 %, "
+        "Jain −0.003). ccsim runs the full 30 s case in 11 s (about 820 Mb/s in total)."
     ),
 }
 

@@ -55,8 +55,10 @@ pub struct TcpConfig {
     pub rcv_buf: u64,
     /// Pace transmissions at `tcb.pacing_rate_bps` (ns-3 `EnablePacing`).
     pub pacing: bool,
-    /// Keep new data inside [SND.UNA, SND.UNA + RCV.WND) (RFC 793). ns-3.44 does not: it only
-    /// checks pipe against min(cwnd, rwnd), so the `ns3` profile turns this off.
+    /// New data waits until a whole segment fits inside [SND.UNA, SND.UNA + RCV.WND) (RFC 793)
+    /// and the send buffer, as Linux does. Off (`ns3` profile): ns-3.44 checks pipe against
+    /// min(cwnd, rwnd) for a whole segment, then `NextSeg` cuts the segment at the window or
+    /// buffer edge and sends the part.
     pub strict_receive_window: bool,
     /// Window scaling (RFC 7323 §2): the advertised window is sent in units of 2^shift bytes,
     /// with the shift derived from the receive buffer as ns-3 `CalculateWScale` does; SYN and

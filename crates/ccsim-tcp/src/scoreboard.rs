@@ -47,10 +47,7 @@ pub struct SackUpdate {
 
 #[derive(Debug)]
 pub struct Scoreboard {
-    mss: u64,
-    /// Sequence number of the first byte of the connection's data (segment index origin).
-    base_seq: u64,
-    /// Absolute index of `segs[0]`.
+    /// Absolute index of `segs[0]` (segments sent before it, counted from the first).
     head_index: u64,
     segs: VecDeque<SegmentRecord>,
     outstanding_bytes: u64,
@@ -74,10 +71,8 @@ pub struct Scoreboard {
 }
 
 impl Scoreboard {
-    pub fn new(mss: u32, base_seq: u64, dupthresh: u32) -> Self {
+    pub fn new(dupthresh: u32) -> Self {
         Scoreboard {
-            mss: mss as u64,
-            base_seq,
             head_index: 0,
             segs: VecDeque::with_capacity(1024),
             outstanding_bytes: 0,
@@ -105,8 +100,11 @@ impl Scoreboard {
         self
     }
 
+    /// Absolute index of the first outstanding segment that starts at or after `seq` (the
+    /// segment starting at `seq`, for a segment boundary). Segments are MSS long except where
+    /// the sender cut one short (end of data, edge of the receive window), so this searches.
     fn abs_index(&self, seq: u64) -> u64 {
-        (seq - self.base_seq) / self.mss
+        self.head_index + self.segs.partition_point(|s| s.seq < seq) as u64
     }
 
     pub fn is_empty(&self) -> bool {
@@ -144,7 +142,7 @@ impl Scoreboard {
         debug_assert_eq!(
             self.abs_index(seq),
             self.head_index + self.segs.len() as u64,
-            "segments must be MSS-aligned and sent in order"
+            "segments must be sent in order"
         );
         self.segs.push_back(SegmentRecord {
             seq,
@@ -228,8 +226,7 @@ impl Scoreboard {
             if end <= start {
                 continue;
             }
-            let first = (start - self.base_seq).div_ceil(self.mss);
-            let mut idx = first.max(self.head_index);
+            let mut idx = self.abs_index(start);
             while let Some(pos) = idx.checked_sub(self.head_index) {
                 let Some(s) = self.segs.get_mut(pos as usize) else {
                     break;
@@ -383,7 +380,7 @@ mod tests {
     const MSS: u32 = 1000;
 
     fn board(n: u64) -> Scoreboard {
-        let mut sb = Scoreboard::new(MSS, 0, 3);
+        let mut sb = Scoreboard::new(3);
         for i in 0..n {
             sb.on_new_segment(i * MSS as u64, MSS, Time::ZERO);
         }

@@ -119,7 +119,7 @@ impl TcpSender {
         tcb.next_tx_seq = ISS + 1;
         tcb.high_tx_mark = ISS + 1;
         tcb.bytes_in_flight = 0;
-        let sb = Scoreboard::new(cfg.mss, ISS + 1, cfg.dupack_threshold)
+        let sb = Scoreboard::new(cfg.dupack_threshold)
             .with_ns3_sacked_retx_in_flight(cfg.ns3_sacked_retx_in_flight)
             .with_rule1_below_highest_sack(cfg.nextseg_rule_1b);
         let recovery = Recovery::new(cfg.recovery, cfg.ns3_prr_quirks);
@@ -823,21 +823,30 @@ impl TcpSender {
         }
         let len = (limit - next).min(mss as u64) as u32;
         let outstanding = next - self.tcb.last_acked_seq;
-        if outstanding + len as u64 > self.cfg.snd_buf.max(mss as u64) {
-            return None;
-        }
-        // RFC 793: new data must fit in the receiver's window [SND.UNA, SND.UNA + RCV.WND).
-        // ns-3.44 only compares pipe with min(cwnd, rwnd) in `AvailableWindow`; its NextSeg
-        // rule 2 does cap new data at SND.UNA + RCV.WND, but by sending a part segment, which
-        // ccsim's whole-segment scoreboard cannot hold (docs/tcp-model.md).
-        if self.cfg.strict_receive_window && outstanding + len as u64 > self.rwnd.max(mss as u64) {
-            return None;
-        }
-        // Silly-window avoidance: wait for room for a whole segment.
+        // The send buffer and, per RFC 793, the receiver's window [SND.UNA, SND.UNA + RCV.WND)
+        // bound new data. Linux waits until a whole segment fits in both; ns-3.44 sends what
+        // the buffer holds and (`TcpTxBuffer::NextSeg` rule 2) cuts the segment at
+        // SND.UNA + RCV.WND, sending the part (docs/tcp-model.md).
+        let send_len = if self.cfg.strict_receive_window {
+            if outstanding + len as u64 > self.cfg.snd_buf.max(mss as u64)
+                || outstanding + len as u64 > self.rwnd.max(mss as u64)
+            {
+                return None;
+            }
+            len
+        } else {
+            let room = self.cfg.snd_buf.max(mss as u64).min(self.rwnd);
+            if outstanding >= room {
+                return None;
+            }
+            len.min((room - outstanding).min(u32::MAX as u64) as u32)
+        };
+        // Silly-window avoidance: wait until cwnd − pipe has room for a whole segment of the
+        // data available (ns-3 `SendPendingData` checks this before NextSeg cuts the segment).
         if avail < len as u64 {
             return None;
         }
-        Some(self.emit_new(now, next, len))
+        Some(self.emit_new(now, next, send_len))
     }
 
     /// The segment recovery forces out regardless of the window, if one is due: the fast

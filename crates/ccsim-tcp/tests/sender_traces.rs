@@ -432,3 +432,29 @@ fn disorder_ack_keeps_the_running_timer_in_the_ns3_profile() {
         }
     }
 }
+
+/// New data at the edge of the receive window: ns-3.44's NextSeg cuts the segment at
+/// SND.UNA + RCV.WND and sends the part; Linux (`strict_receive_window`) waits for room for a
+/// whole segment.
+#[test]
+fn new_data_is_cut_at_the_receive_window_edge_in_the_ns3_profile() {
+    for ns3 in [true, false] {
+        let mut s = sender_with("newreno", |c| c.strict_receive_window = !ns3);
+        drain(&mut s, ms(100));
+        // Segments 0 and 1 arrive, 2 is missing and 3 SACKed (Disorder): cwnd − pipe has room
+        // for more than a segment, but the receiver's window ends 500 bytes past all sent.
+        let mut a = ack(2, &[(3, 4)], 100);
+        a.window = 8 * MSS as u64 + 500;
+        s.on_segment(ms(200), &a);
+        let new: Vec<_> = drain(&mut s, ms(200))
+            .into_iter()
+            .filter(|x| !x.retransmission)
+            .collect();
+        if ns3 {
+            assert_eq!(new.len(), 1, "{new:?}");
+            assert_eq!((new[0].seq, new[0].payload), (1 + 10 * MSS as u64, 500));
+        } else {
+            assert!(new.is_empty(), "{new:?}");
+        }
+    }
+}
