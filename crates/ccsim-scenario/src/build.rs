@@ -83,6 +83,15 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
             Recovery::Classic => RecoveryAlgorithm::Classic,
         };
     }
+    if let Some(v) = opts.app_write_chunk {
+        if !(1..=1 << 20).contains(&v.0) {
+            return Err(ScenarioError::new(
+                format!("{path}.app_write_chunk"),
+                format!("must be between 1 byte and 1 MiB, got {}", v.0),
+            ));
+        }
+        c.app_write_chunk = Some(v.0 as u32);
+    }
     if let Some(v) = opts.snd_buf {
         c.snd_buf = v.0;
     }

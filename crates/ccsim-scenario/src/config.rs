@@ -132,6 +132,8 @@ pub struct TcpOptions {
     pub dupack_threshold: Option<u32>,
     pub recovery: Option<Recovery>,
     pub snd_buf: Option<Bytes>,
+    /// Application write size into the send buffer (ns-3 BulkSend `SendSize`); 1 = to the byte.
+    pub app_write_chunk: Option<Bytes>,
     pub rcv_buf: Option<Bytes>,
     pub pacing: Option<bool>,
     pub strict_receive_window: Option<bool>,
@@ -169,6 +171,7 @@ impl TcpOptions {
             dupack_threshold,
             recovery,
             snd_buf,
+            app_write_chunk,
             rcv_buf,
             pacing,
             strict_receive_window,

@@ -115,6 +115,10 @@ pub struct TcpConfig {
     /// does not re-arm the retransmission timer, as in ns-3.44 `ProcessAck` (no `NewAck` on
     /// that branch). RFC 6298 (5.3) and Linux re-arm it on any ACK of new data.
     pub ns3_disorder_ack_keeps_rto: bool,
+    /// The application fills the send buffer in chunks of this many bytes, whenever that
+    /// much room is free (ns-3 `BulkSendApplication` `SendSize`, 512 B), so the buffer ends on
+    /// a chunk boundary. `None`: it is kept full to the byte.
+    pub app_write_chunk: Option<u32>,
 }
 
 impl TcpConfig {
@@ -153,6 +157,7 @@ impl TcpConfig {
                 ns3_retransmit_before_cong_control: true,
                 ns3_exit_recovery_for_cong_control: true,
                 ns3_disorder_ack_keeps_rto: true,
+                app_write_chunk: Some(512),
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -187,6 +192,7 @@ impl TcpConfig {
                 ns3_retransmit_before_cong_control: false,
                 ns3_exit_recovery_for_cong_control: false,
                 ns3_disorder_ack_keeps_rto: false,
+                app_write_chunk: None,
             },
         }
     }

@@ -835,11 +835,11 @@ impl TcpSender {
             }
             len
         } else {
-            let room = self.cfg.snd_buf.max(mss as u64).min(self.rwnd);
-            if outstanding >= room {
+            let end = self.buffered_end().min(self.tcb.last_acked_seq + self.rwnd);
+            if next >= end {
                 return None;
             }
-            len.min((room - outstanding).min(u32::MAX as u64) as u32)
+            len.min((end - next).min(u32::MAX as u64) as u32)
         };
         // Silly-window avoidance: wait until cwnd − pipe has room for a whole segment of the
         // data available (ns-3 `SendPendingData` checks this before NextSeg cuts the segment).
@@ -868,6 +868,17 @@ impl TcpSender {
         None
     }
 
+    /// End of the data in the send buffer: what the application has written, at most
+    /// `snd_buf` past SND.UNA, in whole `app_write_chunk`s (ns-3 `BulkSendApplication`).
+    fn buffered_end(&self) -> u64 {
+        let mut end = self.tcb.last_acked_seq + self.cfg.snd_buf.max(self.tcb.mss as u64);
+        if let Some(chunk) = self.cfg.app_write_chunk {
+            let chunk = chunk.max(1) as u64;
+            end = ISS + 1 + (end - ISS - 1) / chunk * chunk;
+        }
+        self.app_limit_seq().min(end)
+    }
+
     /// RFC 6675 NextSeg as ns-3.44 `DoRetransmit` uses it, with no window check: the first
     /// lost segment not yet retransmitted (rule 1), else one segment of new data if any is
     /// buffered and the sent bytes fit the receiver's window (rule 2), else the head.
@@ -877,9 +888,7 @@ impl TcpSender {
         }
         let next = self.tcb.next_tx_seq;
         let outstanding = next - self.tcb.last_acked_seq;
-        let buffered = self
-            .app_limit_seq()
-            .min(self.tcb.last_acked_seq + self.cfg.snd_buf);
+        let buffered = self.buffered_end();
         if next < buffered && outstanding <= self.rwnd {
             let len = (buffered - next)
                 .min(self.tcb.mss as u64)

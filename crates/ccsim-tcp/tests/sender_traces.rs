@@ -458,3 +458,18 @@ fn new_data_is_cut_at_the_receive_window_edge_in_the_ns3_profile() {
         }
     }
 }
+
+/// ns-3's BulkSend writes 512-byte chunks whenever that much send-buffer room is free, so the
+/// data ends on a chunk boundary; the sender sends what is there, a part segment too.
+#[test]
+fn send_buffer_holds_whole_application_chunks() {
+    for chunk in [Some(512), None] {
+        let mut s = sender_with("newreno", |c| {
+            c.snd_buf = 4500;
+            c.app_write_chunk = chunk;
+        });
+        let sizes: Vec<u32> = drain(&mut s, ms(100)).iter().map(|x| x.payload).collect();
+        let last = if chunk.is_some() { 96 } else { 500 }; // 4096 = 8 × 512, or all 4500
+        assert_eq!(sizes, vec![1000, 1000, 1000, 1000, last], "{chunk:?}");
+    }
+}
