@@ -102,21 +102,7 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     macro_rules! copy_flags {
         ($($f:ident),*) => { $(if let Some(v) = opts.$f { c.$f = v; })* };
     }
-    copy_flags!(
-        pacing,
-        strict_receive_window,
-        window_scaling,
-        ns3_prr_quirks,
-        ns3_sacked_retx_in_flight,
-        ns3_partial_ack_retransmit,
-        nextseg_rule_1b,
-        ns3_rto_always_resets_ssthresh,
-        ns3_rate_sample_persists,
-        ns3_pacing_timer,
-        ns3_retransmit_before_cong_control,
-        ns3_exit_recovery_for_cong_control,
-        ns3_disorder_ack_keeps_rto
-    );
+    crate::config::with_tcp_switches!(copy_flags!());
     for (key, v) in [("snd_buf", c.snd_buf), ("rcv_buf", c.rcv_buf)] {
         if v < c.mss as u64 {
             return Err(ScenarioError::new(

@@ -150,13 +150,37 @@ pub struct TcpOptions {
     pub ns3_disorder_ack_keeps_rto: Option<bool>,
 }
 
+/// Calls `$m!(<args>, <every boolean tcp switch>)`: the `tcp.*` switches that map one-to-one
+/// onto `TcpConfig` fields, listed once for merging (`TcpOptions::or`) and copying (build).
+macro_rules! with_tcp_switches {
+    ($m:ident!($($pre:tt)*)) => {
+        $m!(
+            $($pre)*
+            pacing,
+            strict_receive_window,
+            window_scaling,
+            ns3_prr_quirks,
+            ns3_sacked_retx_in_flight,
+            ns3_partial_ack_retransmit,
+            nextseg_rule_1b,
+            ns3_rto_always_resets_ssthresh,
+            ns3_rate_sample_persists,
+            ns3_pacing_timer,
+            ns3_retransmit_before_cong_control,
+            ns3_exit_recovery_for_cong_control,
+            ns3_disorder_ack_keeps_rto
+        )
+    };
+}
+pub(crate) use with_tcp_switches;
+
 impl TcpOptions {
     /// `self` with every unset key taken from `base`.
     pub fn or(&self, base: &TcpOptions) -> TcpOptions {
         macro_rules! pick {
             ($($f:ident),*) => { TcpOptions { $($f: self.$f.or(base.$f)),* } };
         }
-        pick!(
+        with_tcp_switches!(pick!(
             profile,
             mss,
             initial_cwnd,
@@ -173,20 +197,7 @@ impl TcpOptions {
             snd_buf,
             app_write_chunk,
             rcv_buf,
-            pacing,
-            strict_receive_window,
-            window_scaling,
-            ns3_prr_quirks,
-            ns3_sacked_retx_in_flight,
-            ns3_partial_ack_retransmit,
-            nextseg_rule_1b,
-            ns3_rto_always_resets_ssthresh,
-            ns3_rate_sample_persists,
-            ns3_pacing_timer,
-            ns3_retransmit_before_cong_control,
-            ns3_exit_recovery_for_cong_control,
-            ns3_disorder_ack_keeps_rto
-        )
+        ))
     }
 }
 
