@@ -120,6 +120,22 @@ CASES: dict[str, dict[str, str]] = {
         "minRto": "0.2",
         "bufSize": "2000000",
     },
+    # Not in the issue grid: seed 002's scenario on a wire (issue 5). The mmWave cell becomes a
+    # 1.65 Gb/s bottleneck with a 4 MB drop-tail queue (its RLC buffer) that falls to 610 Mb/s
+    # from 5 to 10 s (the NLOS capacities of docs/radio.md), 25 ms RTT, MSS 10 000, 1 s
+    # minimum RTO and 131072 x 50 B socket buffers (seed 002 Table 1). The flow is limited by
+    # its send buffer, which exercises ns-3's application-write and app-limited rules.
+    "S4": {
+        "flows": "1",
+        "bottleneckRate": "1650000000",
+        "bottleneckDelay": "12.5",
+        "mss": "10000",
+        "mtu": "10052",
+        "queuePackets": "398",
+        "duration": "15",
+        "rateChange": "5:610000000,10:1650000000",
+        "bufSize": "6553600",
+    },
 }
 
 

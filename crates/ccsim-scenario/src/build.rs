@@ -95,6 +95,15 @@ pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioEr
     if let Some(v) = opts.snd_buf {
         c.snd_buf = v.0;
     }
+    if let Some(v) = opts.max_pacing_rate {
+        if v.0 == 0 {
+            return Err(ScenarioError::new(
+                format!("{path}.max_pacing_rate"),
+                "must be positive (e.g. \"4Gbps\"), got 0",
+            ));
+        }
+        c.max_pacing_rate_bps = Some(v.0);
+    }
     if let Some(v) = opts.rcv_buf {
         c.rcv_buf = v.0;
     }

@@ -135,6 +135,8 @@ pub struct TcpOptions {
     /// Application write size into the send buffer (ns-3 BulkSend `SendSize`); 1 = to the byte.
     pub app_write_chunk: Option<Bytes>,
     pub rcv_buf: Option<Bytes>,
+    /// Pacing-rate cap (ns-3 `MaxPacingRate`; the ns3 profile's default is 4 Gb/s).
+    pub max_pacing_rate: Option<Rate>,
     pub pacing: Option<bool>,
     pub strict_receive_window: Option<bool>,
     pub window_scaling: Option<bool>,
@@ -197,6 +199,7 @@ impl TcpOptions {
             snd_buf,
             app_write_chunk,
             rcv_buf,
+            max_pacing_rate,
         ))
     }
 }

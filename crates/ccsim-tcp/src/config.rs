@@ -119,6 +119,10 @@ pub struct TcpConfig {
     /// much room is free (ns-3 `BulkSendApplication` `SendSize`, 512 B), so the buffer ends on
     /// a chunk boundary. `None`: it is kept full to the byte.
     pub app_write_chunk: Option<u32>,
+    /// Upper bound of the pacing rate (bit/s): ns-3's `TcpSocketState::MaxPacingRate`, 4 Gb/s
+    /// by default, caps BBR's pacing too. `None`: no cap (Linux `sk_max_pacing_rate`
+    /// unlimited).
+    pub max_pacing_rate_bps: Option<u64>,
 }
 
 impl TcpConfig {
@@ -158,6 +162,7 @@ impl TcpConfig {
                 ns3_exit_recovery_for_cong_control: true,
                 ns3_disorder_ack_keeps_rto: true,
                 app_write_chunk: Some(512),
+                max_pacing_rate_bps: Some(4_000_000_000),
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -193,6 +198,7 @@ impl TcpConfig {
                 ns3_exit_recovery_for_cong_control: false,
                 ns3_disorder_ack_keeps_rto: false,
                 app_write_chunk: None,
+                max_pacing_rate_bps: None,
             },
         }
     }

@@ -128,6 +128,11 @@ impl Scoreboard {
         self.lost_bytes
     }
 
+    /// Retransmitted bytes still counted in flight (ns-3 `TcpTxBuffer::GetRetransmitsCount`).
+    pub fn retransmitted_bytes(&self) -> u64 {
+        self.retrans_bytes
+    }
+
     /// RFC 6675 pipe.
     pub fn bytes_in_flight(&self) -> u64 {
         self.outstanding_bytes + self.retrans_bytes - self.sacked_bytes - self.lost_bytes

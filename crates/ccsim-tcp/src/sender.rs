@@ -103,6 +103,11 @@ pub struct TcpSender {
     bytes_acked_not_processed: u32,
     /// Earliest time the pacer allows the next segment.
     pacing_release: Time,
+    /// Bytes in flight once the current ACK's SACK blocks and cumulative ACK are applied.
+    in_flight_at_ack: u64,
+    /// End of what the application has written into the send buffer, with
+    /// `app_write_chunk` (ns-3's BulkSend writes only when the socket calls `NotifySend`).
+    app_end: u64,
     /// RTT sample taken from the last ACK, if it gave one (for probes and rate samples).
     last_ack_rtt_sample: Option<Time>,
     /// Data below this sequence number has no RTT record (sent before the last timeout).
@@ -115,6 +120,7 @@ impl TcpSender {
         let persistent_rate_sample = cfg.ns3_rate_sample_persists;
         let mut tcb = TcpState::new(cfg.mss, cfg.initial_cwnd_segs, cfg.initial_ssthresh);
         tcb.pacing = cfg.pacing;
+        tcb.max_pacing_rate_bps = cfg.max_pacing_rate_bps.unwrap_or(u64::MAX);
         tcb.last_acked_seq = ISS + 1;
         tcb.next_tx_seq = ISS + 1;
         tcb.high_tx_mark = ISS + 1;
@@ -157,6 +163,8 @@ impl TcpSender {
             first_partial_ack: true,
             bytes_acked_not_processed: 0,
             pacing_release: Time::ZERO,
+            app_end: 0,
+            in_flight_at_ack: 0,
             last_ack_rtt_sample: None,
             rtt_history_floor: 0,
             stats: SenderStats::default(),
@@ -178,12 +186,21 @@ impl TcpSender {
     pub fn write(&mut self, bytes: u64) {
         if let Some(total) = self.app_bytes.as_mut() {
             *total += bytes;
+            if self.phase == Phase::Established {
+                self.app_write(self.tcb.bytes_in_flight as u64);
+            }
         }
     }
 
     /// Bytes the application has written so far (`None` for an unlimited bulk source).
     pub fn written_bytes(&self) -> Option<u64> {
         self.app_bytes
+    }
+
+    /// The delivery-rate estimator's connection is app-limited (ns-3 `m_appLimited` ≠ 0):
+    /// samples taken until that data is delivered are marked app-limited.
+    pub fn is_app_limited(&self) -> bool {
+        self.rate.as_ref().is_some_and(|r| r.conn.app_limited != 0)
     }
 
     pub fn cca_name(&self) -> &'static str {
@@ -195,6 +212,8 @@ impl TcpSender {
         self.tcb.now = now;
         self.phase = Phase::SynSent;
         self.syn_due = true;
+        // BulkSend fills the send buffer when the connection opens.
+        self.app_end = self.writable_end(ISS + 1);
     }
 
     /// Bytes acknowledged by the peer (application data only).
@@ -382,6 +401,9 @@ impl TcpSender {
         self.tcb.delivered += delivered;
         self.tcb.last_acked_seq = ack;
         self.refresh_in_flight();
+        // ns-3.44 `ReceivedAck` updates bytes in flight after the SACK and cumulative ACK
+        // are processed; an application write during `ProcessAck` sees this value.
+        self.in_flight_at_ack = self.tcb.bytes_in_flight as u64;
 
         let is_dupack = if self.cfg.sack {
             newly_sacked > 0
@@ -561,6 +583,7 @@ impl TcpSender {
                 self.force_head_retx = true;
             }
             self.cc_pkts_acked(1, srtt);
+            self.app_write(self.in_flight_at_ack);
             // RFC 6582 §3.2 step 3 ("impatient" variant, as ns-3): only the first partial ACK
             // of an episode re-arms the retransmission timer.
             if self.first_partial_ack {
@@ -570,6 +593,7 @@ impl TcpSender {
         } else if state == CongState::Loss && ack < self.recover {
             self.cc_pkts_acked(segs_acked, srtt);
             self.cc_increase_window(segs_acked);
+            self.app_write(self.in_flight_at_ack);
             self.restart_rto(now);
         } else {
             let mut exited_recovery = false;
@@ -616,8 +640,10 @@ impl TcpSender {
             // ns-3.44 `ProcessAck` calls `NewAck` (which re-arms the timer) in every branch
             // but one: an ACK that advances SND.UNA while SACKing new data leaves the flow in
             // Disorder, and the timer keeps running from the earlier ACK.
+            // `NewAck` is also where the application is told it may write more.
             if !(self.cfg.ns3_disorder_ack_keeps_rto && self.tcb.cong_state == CongState::Disorder)
             {
+                self.app_write(self.in_flight_at_ack);
                 self.restart_rto(now);
             }
         }
@@ -827,23 +853,30 @@ impl TcpSender {
         // bound new data. Linux waits until a whole segment fits in both; ns-3.44 sends what
         // the buffer holds and (`TcpTxBuffer::NextSeg` rule 2) cuts the segment at
         // SND.UNA + RCV.WND, sending the part (docs/tcp-model.md).
-        let send_len = if self.cfg.strict_receive_window {
+        let (send_len, sws_len) = if self.cfg.strict_receive_window {
             if outstanding + len as u64 > self.cfg.snd_buf.max(mss as u64)
                 || outstanding + len as u64 > self.rwnd.max(mss as u64)
             {
                 return None;
             }
-            len
+            (len, len)
         } else {
-            let end = self.buffered_end().min(self.tcb.last_acked_seq + self.rwnd);
+            let buffered = self.buffered_end();
+            let end = buffered.min(self.tcb.last_acked_seq + self.rwnd);
             if next >= end {
                 return None;
             }
-            len.min((end - next).min(u32::MAX as u64) as u32)
+            // ns-3 sends less than a segment when that is all the buffer holds past
+            // `next` (`TcpSocketBase::SendPendingData`, `SizeFromSequence`; no Nagle).
+            let buffered_len = (buffered - next).min(mss as u64) as u32;
+            (
+                len.min((end - next).min(u32::MAX as u64) as u32),
+                buffered_len,
+            )
         };
         // Silly-window avoidance: wait until cwnd − pipe has room for a whole segment of the
         // data available (ns-3 `SendPendingData` checks this before NextSeg cuts the segment).
-        if avail < len as u64 {
+        if avail < sws_len as u64 {
             return None;
         }
         Some(self.emit_new(now, next, send_len))
@@ -868,10 +901,48 @@ impl TcpSender {
         None
     }
 
+    /// The application's write when the socket tells it there is room (ns-3 `NotifySend`,
+    /// from `NewAck` and from `SendPendingData`): BulkSend fills the buffer in
+    /// `app_write_chunk`s, and each `TcpSocketBase::Send` runs
+    /// `TcpRateLinux::CalculateAppLimited`, which marks the flow app-limited when less than a
+    /// segment is left to send past SND.NXT, cwnd has room and every lost segment has been
+    /// retransmitted. The first chunk is the one that can pass the first test. A flow
+    /// limited by its send buffer is therefore app-limited in ns-3, and BBR keeps those
+    /// samples out of its full-pipe check. Without `app_write_chunk` the buffer is always
+    /// full and nothing happens here.
+    fn app_write(&mut self, in_flight: u64) {
+        let Some(chunk) = self.cfg.app_write_chunk else {
+            return;
+        };
+        let new_end = self.writable_end(self.tcb.last_acked_seq);
+        if new_end <= self.app_end {
+            return; // no room for a whole chunk: nothing written
+        }
+        let tail = (self.app_end + chunk.max(1) as u64).min(new_end);
+        self.app_end = new_end;
+        if tail.saturating_sub(self.tcb.next_tx_seq) < self.tcb.mss as u64
+            && in_flight < self.tcb.cwnd as u64
+            && self.sb.lost_bytes() <= self.sb.retransmitted_bytes()
+        {
+            if let Some(r) = self.rate.as_mut() {
+                r.on_app_limited(in_flight);
+            }
+        }
+    }
+
     /// End of the data in the send buffer: what the application has written, at most
     /// `snd_buf` past SND.UNA, in whole `app_write_chunk`s (ns-3 `BulkSendApplication`).
     fn buffered_end(&self) -> u64 {
-        let mut end = self.tcb.last_acked_seq + self.cfg.snd_buf.max(self.tcb.mss as u64);
+        if self.cfg.app_write_chunk.is_some() {
+            self.app_end.max(ISS + 1)
+        } else {
+            self.writable_end(self.tcb.last_acked_seq)
+        }
+    }
+
+    /// How far the application would fill the send buffer with SND.UNA at `una`.
+    fn writable_end(&self, una: u64) -> u64 {
+        let mut end = una + self.cfg.snd_buf.max(self.tcb.mss as u64);
         if let Some(chunk) = self.cfg.app_write_chunk {
             let chunk = chunk.max(1) as u64;
             end = ISS + 1 + (end - ISS - 1) / chunk * chunk;

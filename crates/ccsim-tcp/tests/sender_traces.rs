@@ -473,3 +473,75 @@ fn send_buffer_holds_whole_application_chunks() {
         assert_eq!(sizes, vec![1000, 1000, 1000, 1000, last], "{chunk:?}");
     }
 }
+
+/// cwnd − pipe has room for 600 bytes and the send buffer holds 500 past SND.NXT: ns-3's
+/// silly-window check compares the room with the data there (`SizeFromSequence`), so it
+/// sends the 500; Linux waits for room for a whole segment.
+#[test]
+fn less_than_a_segment_of_buffered_data_is_sent_when_it_fits_in_the_ns3_profile() {
+    for ns3 in [true, false] {
+        let mut s = sender_with("newreno", |c| {
+            c.snd_buf = 10 * MSS as u64 + 500;
+            c.app_write_chunk = Some(500);
+            c.strict_receive_window = !ns3;
+        });
+        s.tcb.cwnd = 10 * MSS + 600;
+        let sizes: Vec<u32> = drain(&mut s, ms(100)).iter().map(|x| x.payload).collect();
+        let mut want = vec![MSS; 10];
+        if ns3 {
+            want.push(500);
+        }
+        assert_eq!(sizes, want, "ns3 = {ns3}");
+    }
+}
+
+/// ns-3's BulkSend writes only when the socket calls `NotifySend` (in `NewAck`): an ACK that
+/// advances SND.UNA but leaves the flow in Disorder frees send-buffer room the application
+/// does not fill until the next new ACK.
+#[test]
+fn a_disorder_ack_does_not_let_the_application_write_in_the_ns3_profile() {
+    for chunk in [Some(500), None] {
+        let mut s = sender_with("newreno", |c| {
+            c.snd_buf = 10 * MSS as u64 + 500;
+            c.app_write_chunk = chunk;
+        });
+        assert_eq!(drain(&mut s, ms(100)).len(), 10); // cwnd-limited, 500 B left
+        s.on_segment(ms(200), &ack(1, &[(3, 4)], 100));
+        assert_eq!(s.tcb.cong_state, CongState::Disorder);
+        let sizes: Vec<u32> = drain(&mut s, ms(200)).iter().map(|x| x.payload).collect();
+        if chunk.is_some() {
+            assert_eq!(sizes, vec![500], "only what was written before the ACK");
+        } else {
+            assert_eq!(sizes, vec![MSS, 500], "the buffer refills at once");
+        }
+        // A new ACK in Open: the application writes again.
+        s.on_segment(ms(300), &ack(10, &[], 100));
+        assert_eq!(s.tcb.cong_state, CongState::Open);
+        assert!(!drain(&mut s, ms(300)).is_empty());
+    }
+}
+
+/// A flow limited by its send buffer is app-limited in ns-3: BulkSend's write on each ACK
+/// runs `CalculateAppLimited`, which finds less than a segment to send past SND.NXT while
+/// cwnd has room (BBR then keeps those samples out of its full-pipe check).
+#[test]
+fn a_send_buffer_limited_flow_is_app_limited_when_the_application_writes() {
+    for chunk in [Some(500), None] {
+        let mut s = sender_with("bbr", |c| {
+            c.snd_buf = 5 * MSS as u64;
+            c.app_write_chunk = chunk;
+        });
+        assert_eq!(drain(&mut s, ms(100)).len(), 5); // the whole buffer, cwnd 10
+        s.on_segment(ms(200), &ack(1, &[], 100));
+        // Segments sent after the write carry the mark; the write happened on this ACK.
+        assert_eq!(s.is_app_limited(), chunk.is_some(), "{chunk:?}");
+    }
+}
+
+/// ns-3 caps every pacing rate at `TcpSocketState::MaxPacingRate` (4 Gb/s by default).
+#[test]
+fn the_ns3_profile_caps_pacing_at_four_gigabits() {
+    assert_eq!(sender("bbr").tcb.max_pacing_rate_bps, 4_000_000_000);
+    let linux = sender_with("bbr", |c| c.max_pacing_rate_bps = None);
+    assert_eq!(linux.tcb.max_pacing_rate_bps, u64::MAX);
+}
