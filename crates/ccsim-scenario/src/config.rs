@@ -150,6 +150,8 @@ pub struct TcpOptions {
     pub ns3_retransmit_before_cong_control: Option<bool>,
     pub ns3_exit_recovery_for_cong_control: Option<bool>,
     pub ns3_disorder_ack_keeps_rto: Option<bool>,
+    pub ns3_recut_retransmissions: Option<bool>,
+    pub nextseg_rule_3: Option<bool>,
 }
 
 /// Calls `$m!(<args>, <every boolean tcp switch>)`: the `tcp.*` switches that map one-to-one
@@ -170,7 +172,9 @@ macro_rules! with_tcp_switches {
             ns3_pacing_timer,
             ns3_retransmit_before_cong_control,
             ns3_exit_recovery_for_cong_control,
-            ns3_disorder_ack_keeps_rto
+            ns3_disorder_ack_keeps_rto,
+            ns3_recut_retransmissions,
+            nextseg_rule_3
         )
     };
 }

@@ -123,6 +123,17 @@ pub struct TcpConfig {
     /// by default, caps BBR's pacing too. `None`: no cap (Linux `sk_max_pacing_rate`
     /// unlimited).
     pub max_pacing_rate_bps: Option<u64>,
+    /// A retransmission is cut to a whole segment from where it starts: a segment shorter
+    /// than the MSS (the send buffer's edge) absorbs the start of the next one when both are
+    /// unSACKed and equally marked lost, as ns-3.44's `TcpTxBuffer::GetTransmittedSegment`
+    /// does. Also as ns-3's `SendDataPacket`: a retransmission sent with nothing in flight
+    /// (the first after a timeout) restarts the delivery-rate sampler. Off: the original
+    /// segment is resent as it was, and only new data restarts the sampler.
+    pub ns3_recut_retransmissions: bool,
+    /// RFC 6675 NextSeg rule 3 in fast recovery with SACK (ns-3.44 `TcpTxBuffer::NextSeg`):
+    /// with nothing lost left to resend and no unsent data, resend the first segment that is
+    /// neither SACKed, lost nor retransmitted. Linux has no such rule.
+    pub nextseg_rule_3: bool,
 }
 
 impl TcpConfig {
@@ -163,6 +174,8 @@ impl TcpConfig {
                 ns3_disorder_ack_keeps_rto: true,
                 app_write_chunk: Some(512),
                 max_pacing_rate_bps: Some(4_000_000_000),
+                ns3_recut_retransmissions: true,
+                nextseg_rule_3: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -199,6 +212,8 @@ impl TcpConfig {
                 ns3_disorder_ack_keeps_rto: false,
                 app_write_chunk: None,
                 max_pacing_rate_bps: None,
+                ns3_recut_retransmissions: false,
+                nextseg_rule_3: false,
             },
         }
     }

@@ -359,10 +359,102 @@ impl Scoreboard {
         None
     }
 
+    /// NextSeg rule 3's candidate: the first segment below the highest SACKed one (1.b, as
+    /// rule 1 with `rule1_below_highest_sack`) that is neither SACKed, lost nor retransmitted.
+    /// A linear scan, as ns-3.44's: rule 3 is asked only in recovery with no new data.
+    pub fn first_unmarked(&self) -> Option<(u64, u32)> {
+        let end = if self.rule1_below_highest_sack {
+            self.highest_sacked_end.saturating_sub(self.head_index) as usize
+        } else {
+            self.segs.len()
+        };
+        self.segs
+            .iter()
+            .take(end)
+            .find(|s| !s.sacked && !s.lost && !s.retransmitted)
+            .map(|s| (s.seq, s.len))
+    }
+
     /// The record of the segment starting at `seq`, if it is outstanding.
     pub fn record_mut(&mut self, seq: u64) -> Option<&mut SegmentRecord> {
         let idx = self.abs_index(seq).checked_sub(self.head_index)?;
         self.segs.get_mut(idx as usize)
+    }
+
+    /// Re-cuts the segment starting at `seq` to `want` bytes for its retransmission, as
+    /// ns-3.44's `TcpTxBuffer::GetTransmittedSegment` does, and returns its new length. A
+    /// shorter segment absorbs the start of the next one (which is split), unless the next is
+    /// SACKed or differs in its lost mark ("avoid to merge different packet for this
+    /// retransmission if flags are different"). Merging keeps the retransmitted mark only
+    /// if both parts had it (`MergeItems`); the retransmission then marks the whole segment.
+    /// Segments are never cut shorter here: `want` is at most a segment.
+    pub fn recut(&mut self, seq: u64, want: u32) -> u32 {
+        let idx = self.abs_index(seq);
+        let pos = (idx - self.head_index) as usize;
+        let Some(cur) = self.segs.get(pos).copied() else {
+            return 0;
+        };
+        if cur.seq != seq || cur.len >= want || cur.sacked {
+            return cur.len;
+        }
+        let mut merged = cur;
+        while merged.len < want {
+            let Some(next) = self.segs.get(pos + 1).copied() else {
+                break;
+            };
+            // ns-3 checks the next segment's flags; ccsim also stops at any later segment whose
+            // marks differ, where ns-3 (asserts compiled out) would merge them inconsistently.
+            if next.sacked || next.lost != merged.lost {
+                break;
+            }
+            let take = (want - merged.len).min(next.len);
+            if take < next.len {
+                // Split the next segment: its first `take` bytes join this one.
+                let rest = &mut self.segs[pos + 1];
+                rest.seq += take as u64;
+                rest.len -= take;
+                if next.retransmitted != merged.retransmitted {
+                    self.drop_retransmitted_mark(&mut merged, take, next.retransmitted);
+                }
+            } else {
+                self.segs.remove(pos + 1);
+                self.forget_index(idx + 1);
+                if next.retransmitted != merged.retransmitted {
+                    self.drop_retransmitted_mark(&mut merged, take, next.retransmitted);
+                }
+            }
+            merged.len += take;
+            merged.ever_retransmitted |= next.ever_retransmitted;
+            merged.last_sent = merged.last_sent.max(next.last_sent);
+        }
+        self.segs[pos] = merged;
+        merged.len
+    }
+
+    /// `MergeItems` with one part retransmitted and the other not: the merged segment is not
+    /// retransmitted, and the marked part leaves `retrans_bytes`.
+    fn drop_retransmitted_mark(&mut self, merged: &mut SegmentRecord, take: u32, next: bool) {
+        if merged.retransmitted {
+            self.retrans_bytes -= merged.len as u64;
+            merged.retransmitted = false;
+        } else if next {
+            // The absorbed part of the next segment leaves; what stays keeps the mark.
+            self.retrans_bytes -= take as u64;
+        }
+    }
+
+    /// The segment at absolute index `removed` was merged into the one before it: index
+    /// bounds above it move down by one (a bound right after the merged segment stays).
+    fn forget_index(&mut self, removed: u64) {
+        for x in [
+            &mut self.lost_frontier,
+            &mut self.retx_hint,
+            &mut self.highest_sacked_end,
+        ] {
+            if *x > removed {
+                *x -= 1;
+            }
+        }
     }
 
     /// Records the retransmission of the segment starting at `seq`.
@@ -410,6 +502,50 @@ mod tests {
             sb.on_cumulative_ack(6000);
             assert_eq!(sb.bytes_in_flight(), 4000);
         }
+    }
+
+    /// ns-3.44 `GetTransmittedSegment`: a short lost segment is resent as a whole MSS by
+    /// taking the start of the next one when that one is equally marked and not SACKed.
+    #[test]
+    fn a_short_segment_is_recut_to_a_whole_segment_for_its_retransmission() {
+        let mut sb = Scoreboard::new(3);
+        let sizes = [600, 1000, 1000, 1000, 1000, 1000];
+        let mut seq = 0;
+        for len in sizes {
+            sb.on_new_segment(seq, len, Time::ZERO);
+            seq += len as u64;
+        }
+        // SACK the last three: segments 0–2 are lost (dupthresh 3).
+        sb.on_sack(&[(2600, 5600)]);
+        assert_eq!(sb.lost_bytes(), 2600);
+        let pipe = sb.bytes_in_flight();
+        // Segment 0 (600 B) takes 400 B of segment 1, which keeps 600 B.
+        assert_eq!(sb.recut(0, 1000), 1000);
+        sb.on_retransmit(0, Time::ZERO);
+        assert_eq!(sb.next_lost(), Some((1000, 600)));
+        assert_eq!(sb.lost_bytes(), 2600, "the same bytes are lost");
+        assert_eq!(sb.bytes_in_flight(), pipe + 1000);
+        // Segment 2 is followed by a SACKed one: it stays as it is.
+        assert_eq!(sb.recut(1600, 1000), 1000);
+        sb.on_retransmit(1000, Time::ZERO);
+        assert_eq!(sb.recut(1600, 1000), 1000);
+        // A lost segment next to an unlost one is not merged (their marks differ).
+        let mut sb = Scoreboard::new(3);
+        sb.on_new_segment(0, 600, Time::ZERO);
+        sb.on_new_segment(600, 1000, Time::ZERO);
+        sb.mark_head_lost();
+        assert_eq!(sb.recut(0, 1000), 600);
+        // The cumulative ACK of everything settles the counts.
+        sb.on_retransmit(0, Time::ZERO);
+        sb.on_cumulative_ack(1600);
+        assert_eq!(
+            (
+                sb.bytes_in_flight(),
+                sb.lost_bytes(),
+                sb.retransmitted_bytes()
+            ),
+            (0, 0, 0)
+        );
     }
 
     #[test]

@@ -105,6 +105,8 @@ pub struct TcpSender {
     pacing_release: Time,
     /// Bytes in flight once the current ACK's SACK blocks and cumulative ACK are applied.
     in_flight_at_ack: u64,
+    /// A partial ACK's application write waits for the forced retransmission.
+    app_write_after_forced: bool,
     /// End of what the application has written into the send buffer, with
     /// `app_write_chunk` (ns-3's BulkSend writes only when the socket calls `NotifySend`).
     app_end: u64,
@@ -165,6 +167,7 @@ impl TcpSender {
             pacing_release: Time::ZERO,
             app_end: 0,
             in_flight_at_ack: 0,
+            app_write_after_forced: false,
             last_ack_rtt_sample: None,
             rtt_history_floor: 0,
             stats: SenderStats::default(),
@@ -201,6 +204,12 @@ impl TcpSender {
     /// samples taken until that data is delivered are marked app-limited.
     pub fn is_app_limited(&self) -> bool {
         self.rate.as_ref().is_some_and(|r| r.conn.app_limited != 0)
+    }
+
+    /// Delivery rate of the last ACK's rate sample (bit/s; 0 without a rate estimator or
+    /// a valid sample).
+    pub fn last_delivery_rate_bps(&self) -> u64 {
+        self.rate.as_ref().map_or(0, |r| r.sample.delivery_rate_bps)
     }
 
     pub fn cca_name(&self) -> &'static str {
@@ -428,6 +437,9 @@ impl TcpSender {
         if self.cfg.ns3_retransmit_before_cong_control && self.sent_in_ack.is_none() {
             self.sent_in_ack = self.forced_segment(now);
         }
+        if std::mem::take(&mut self.app_write_after_forced) {
+            self.app_write(self.in_flight_at_ack);
+        }
         // Full control (ns-3 `ReceivedAck`: GenerateSample, then CongControl) on every ACK.
         if let Some(r) = self.rate.as_mut() {
             let lost_now = self.sb.lost_bytes();
@@ -583,7 +595,9 @@ impl TcpSender {
                 self.force_head_retx = true;
             }
             self.cc_pkts_acked(1, srtt);
-            self.app_write(self.in_flight_at_ack);
+            // `NewAck` (and so the application's write) comes after `DoRetransmit` here: the
+            // forced retransmission cannot pick data written on this ACK.
+            self.app_write_after_forced = true;
             // RFC 6582 §3.2 step 3 ("impatient" variant, as ns-3): only the first partial ACK
             // of an episode re-arms the retransmission timer.
             if self.first_partial_ack {
@@ -828,6 +842,17 @@ impl TcpSender {
         // RFC 6675 NextSeg rule 1: lost segments first.
         if avail >= 1 {
             if let Some((seq, len)) = self.sb.next_lost() {
+                if self.cfg.ns3_recut_retransmissions {
+                    // `SendPendingData`: the silly-window check compares the room with the
+                    // data from `seq` on, then sends min(room, MSS) bytes from `seq`.
+                    let data = self.buffered_end().saturating_sub(seq);
+                    self.notify_send(data, avail, in_flight);
+                    if avail < mss as u64 && data > avail && in_flight > 0 {
+                        return None;
+                    }
+                    let want = (mss as u64).min(avail.max(len as u64)) as u32;
+                    return Some(self.emit_retransmission(now, seq, want));
+                }
                 if avail >= len as u64 || in_flight == 0 {
                     return Some(self.emit_retransmission(now, seq, len));
                 }
@@ -845,7 +870,7 @@ impl TcpSender {
                     r.on_app_limited(in_flight);
                 }
             }
-            return None;
+            return self.rule3_retransmission(now, avail, in_flight);
         }
         let len = (limit - next).min(mss as u64) as u32;
         let outstanding = next - self.tcb.last_acked_seq;
@@ -862,17 +887,22 @@ impl TcpSender {
             (len, len)
         } else {
             let buffered = self.buffered_end();
-            let end = buffered.min(self.tcb.last_acked_seq + self.rwnd);
-            if next >= end {
+            if next >= buffered {
+                return self.rule3_retransmission(now, avail, in_flight);
+            }
+            let rwnd_end = self.tcb.last_acked_seq + self.rwnd;
+            if next >= rwnd_end {
                 return None;
             }
+            let data = buffered - next;
+            self.notify_send(data, avail, in_flight);
+            let end = self.buffered_end().min(rwnd_end);
             // ns-3 sends less than a segment when that is all the buffer holds past
-            // `next` (`TcpSocketBase::SendPendingData`, `SizeFromSequence`; no Nagle).
-            let buffered_len = (buffered - next).min(mss as u64) as u32;
-            (
-                len.min((end - next).min(u32::MAX as u64) as u32),
-                buffered_len,
-            )
+            // `next` (`TcpSocketBase::SendPendingData`, `SizeFromSequence`; no Nagle), and
+            // never more than the window's room.
+            let buffered_len = data.min(mss as u64) as u32;
+            let send = (end - next).min(avail.max(buffered_len as u64));
+            (len.min(send.min(u32::MAX as u64) as u32), buffered_len)
         };
         // Silly-window avoidance: wait until cwnd − pipe has room for a whole segment of the
         // data available (ns-3 `SendPendingData` checks this before NextSeg cuts the segment).
@@ -890,7 +920,7 @@ impl TcpSender {
             if let Some(head) = self.sb.head() {
                 if !head.sacked {
                     let (seq, len) = (head.seq, head.len);
-                    return Some(self.emit_retransmission(now, seq, len));
+                    return Some(self.emit_retransmission(now, seq, self.forced_len(len)));
                 }
             }
         }
@@ -955,7 +985,7 @@ impl TcpSender {
     /// buffered and the sent bytes fit the receiver's window (rule 2), else the head.
     fn next_seg_outside_window(&mut self, now: Time) -> Option<TcpSegment> {
         if let Some((seq, len)) = self.sb.next_lost() {
-            return Some(self.emit_retransmission(now, seq, len));
+            return Some(self.emit_retransmission(now, seq, self.forced_len(len)));
         }
         let next = self.tcb.next_tx_seq;
         let outstanding = next - self.tcb.last_acked_seq;
@@ -969,7 +999,52 @@ impl TcpSender {
         }
         let head = self.sb.head().filter(|h| !h.sacked)?;
         let (seq, len) = (head.seq, head.len);
-        Some(self.emit_retransmission(now, seq, len))
+        Some(self.emit_retransmission(now, seq, self.forced_len(len)))
+    }
+
+    /// RFC 6675 NextSeg rule 3, as ns-3.44 applies it in fast recovery with SACK when there
+    /// is nothing lost to resend (rule 1) and no unsent data (rule 2): the first segment that
+    /// is neither SACKed, lost nor retransmitted is resent (`tcp.nextseg_rule_3`). It matters
+    /// for a flow limited by its send buffer, which runs out of new data in recovery.
+    fn rule3_retransmission(
+        &mut self,
+        now: Time,
+        avail: u64,
+        in_flight: u64,
+    ) -> Option<TcpSegment> {
+        if !(self.cfg.nextseg_rule_3 && self.cfg.sack && self.tcb.cong_state == CongState::Recovery)
+        {
+            return None;
+        }
+        let (seq, len) = self.sb.first_unmarked()?;
+        let mss = self.tcb.mss as u64;
+        // `SendPendingData`'s silly-window check against the data from `seq` on.
+        let data = self.buffered_end().saturating_sub(seq);
+        self.notify_send(data, avail, in_flight);
+        if avail < mss && data > avail && in_flight > 0 {
+            return None;
+        }
+        let want = mss.min(avail.max(len as u64)) as u32;
+        Some(self.emit_retransmission(now, seq, want))
+    }
+
+    /// `SendPendingData` asks the application for more data ("if there's less app data than
+    /// the full window") once NextSeg has chosen a segment with `data` bytes buffered from it
+    /// on: BulkSend writes if there is room.
+    fn notify_send(&mut self, data: u64, avail: u64, in_flight: u64) {
+        if data < avail {
+            self.app_write(in_flight);
+        }
+    }
+
+    /// Length asked for a retransmission forced out by recovery (`DoRetransmit` asks
+    /// `SendDataPacket` for a whole segment).
+    fn forced_len(&self, record_len: u32) -> u32 {
+        if self.cfg.ns3_recut_retransmissions {
+            self.tcb.mss
+        } else {
+            record_len
+        }
     }
 
     fn make_syn(&mut self, now: Time) -> TcpSegment {
@@ -1057,11 +1132,21 @@ impl TcpSender {
         seg
     }
 
+    /// Retransmits the segment at `seq`: `len` is its length, or with
+    /// `ns3_recut_retransmissions` the length asked for (it is re-cut to that).
     fn emit_retransmission(&mut self, now: Time, seq: u64, len: u32) -> TcpSegment {
+        let len = if self.cfg.ns3_recut_retransmissions {
+            self.sb.recut(seq, len)
+        } else {
+            len
+        };
         let mut seg = self.data_segment(now, seq, len);
         seg.retransmission = true;
+        // ns-3 `SendDataPacket` asks `BytesInFlight() == 0` for every segment: after an RTO
+        // (everything marked lost) the first retransmission restarts the rate sampler.
+        let idle = self.cfg.ns3_recut_retransmissions && self.sb.bytes_in_flight() == 0;
         self.sb.on_retransmit(seq, now);
-        self.on_sent_rate(now, seq, false);
+        self.on_sent_rate(now, seq, idle);
         self.stats.retx_segments += 1;
         self.stats.retx_bytes += len as u64;
         self.after_send(now, &seg);

@@ -495,24 +495,25 @@ fn less_than_a_segment_of_buffered_data_is_sent_when_it_fits_in_the_ns3_profile(
     }
 }
 
-/// ns-3's BulkSend writes only when the socket calls `NotifySend` (in `NewAck`): an ACK that
-/// advances SND.UNA but leaves the flow in Disorder frees send-buffer room the application
-/// does not fill until the next new ACK.
+/// ns-3's BulkSend writes only when the socket calls `NotifySend`: in `NewAck`, or when
+/// `SendPendingData` has found data to send. An ACK that advances SND.UNA but leaves the
+/// flow in Disorder, with the buffer all sent, frees room the application does not fill
+/// until the next new ACK.
 #[test]
 fn a_disorder_ack_does_not_let_the_application_write_in_the_ns3_profile() {
     for chunk in [Some(500), None] {
         let mut s = sender_with("newreno", |c| {
-            c.snd_buf = 10 * MSS as u64 + 500;
+            c.snd_buf = 10 * MSS as u64;
             c.app_write_chunk = chunk;
         });
-        assert_eq!(drain(&mut s, ms(100)).len(), 10); // cwnd-limited, 500 B left
+        assert_eq!(drain(&mut s, ms(100)).len(), 10); // the whole buffer
         s.on_segment(ms(200), &ack(1, &[(3, 4)], 100));
         assert_eq!(s.tcb.cong_state, CongState::Disorder);
         let sizes: Vec<u32> = drain(&mut s, ms(200)).iter().map(|x| x.payload).collect();
         if chunk.is_some() {
-            assert_eq!(sizes, vec![500], "only what was written before the ACK");
+            assert_eq!(sizes, Vec::<u32>::new(), "nothing written, nothing to send");
         } else {
-            assert_eq!(sizes, vec![MSS, 500], "the buffer refills at once");
+            assert_eq!(sizes, vec![MSS], "the buffer refills at once");
         }
         // A new ACK in Open: the application writes again.
         s.on_segment(ms(300), &ack(10, &[], 100));
@@ -544,4 +545,48 @@ fn the_ns3_profile_caps_pacing_at_four_gigabits() {
     assert_eq!(sender("bbr").tcb.max_pacing_rate_bps, 4_000_000_000);
     let linux = sender_with("bbr", |c| c.max_pacing_rate_bps = None);
     assert_eq!(linux.tcb.max_pacing_rate_bps, u64::MAX);
+}
+
+/// RFC 6675 NextSeg rule 3 as ns-3.44 applies it: in recovery, with nothing lost left to
+/// resend and no new data in the send buffer, the first segment below the highest SACK that
+/// is neither SACKed, lost nor retransmitted goes out again.
+#[test]
+fn rule_3_resends_an_unsacked_segment_when_the_send_buffer_is_empty() {
+    for rule3 in [true, false] {
+        let mut s = sender_with("newreno", |c| {
+            c.snd_buf = 10 * MSS as u64;
+            c.app_write_chunk = Some(500);
+            c.nextseg_rule_3 = rule3;
+        });
+        assert_eq!(drain(&mut s, ms(100)).len(), 10); // the whole buffer
+                                                      // Segments 1–3 and 9 SACKed: 0 is lost, 4–8 are not (one SACKed segment above).
+        s.on_segment(ms(200), &ack(0, &[(1, 4), (9, 10)], 100));
+        assert_eq!(s.tcb.cong_state, CongState::Recovery);
+        let out: Vec<(u64, bool)> = drain(&mut s, ms(200))
+            .iter()
+            .map(|x| (x.seq, x.retransmission))
+            .collect();
+        assert_eq!(out[0], (1, true), "fast retransmit of the head");
+        let rule3_sent = out.contains(&(1 + 4 * MSS as u64, true));
+        assert_eq!(rule3_sent, rule3, "{out:?}");
+    }
+}
+
+/// ns-3 `SendDataPacket` restarts the delivery-rate sampler (`SkbSent` with
+/// `isStartOfTransmission`) for any segment sent with nothing in flight, retransmissions
+/// included: after a timeout the first sample spans one RTT, not the whole timeout.
+#[test]
+fn the_retransmission_after_a_timeout_restarts_the_rate_sampler() {
+    let mut s = sender("bbr");
+    drain(&mut s, ms(100));
+    let rto = ms(100) + s.rto();
+    s.on_timer(rto);
+    let retx = drain(&mut s, rto);
+    assert!(retx[0].retransmission && retx[0].seq == 1);
+    let mut a = ack(1, &[], retx[0].ts_val);
+    a.window = 1 << 20;
+    s.on_segment(rto + ms(100), &a);
+    // 1000 bytes over one 100 ms round trip = 80 kb/s (over the whole timeout it would be
+    // 1000 bytes over 1.1 s).
+    assert_eq!(s.last_delivery_rate_bps(), 80_000);
 }
