@@ -68,18 +68,7 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
 
 
 # What is known about every case outside tolerance (kept next to the table it explains).
-KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("S4", "TcpBbr"): (
-        "Case S4 (seed 002 on a wire, outside the issue-4 grid): ccsim is identical to ns-3 "
-        "through the loss recovery and the RTO at 6.5148 s, up to 6.564845452 s. From there, "
-        "in the Loss state, ns-3's BBR raises cwnd by each ACK's 240 delivered bytes "
-        "(40 000, 40 240, ...). ccsim's stays at 40 000: its target cwnd (30 693 B) is below "
-        "it, because its bandwidth filter restarted from the first sample after the timeout "
-        "(76.8 kb/s, the same sample ns-3 computes). ns-3's target is higher; whether that "
-        "comes from the filter or from the ACK-aggregation term has not been traced. "
-        "Retransmissions: 612 in ns-3, 431 in ccsim; goodput differs by 0.9 %."
-    ),
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 # Grid cases without a 30 s (or 60 s) ns-3 reference, and why. Shorter references of the same
 # case stand in for them (case names with the duration appended, e.g. `B3`).

@@ -361,6 +361,27 @@ OnCongState(FlowStats* f, TcpSocketState::TcpCongState_t oldV, TcpSocketState::T
     }
 }
 
+std::ofstream* g_rateOut = nullptr; // --rateTrace: every rate sample of flow g_dbgFlow
+
+/// Reads the socket's protected `m_rateOps` (the delivery-rate estimator) to hook its trace.
+struct RateOpsPeek : public TcpSocketBase
+{
+    static Ptr<TcpRateOps> Of(TcpSocketBase* s)
+    {
+        return static_cast<RateOpsPeek*>(s)->m_rateOps;
+    }
+};
+
+void
+OnRateSample(const TcpRateOps::TcpRateSample& rs)
+{
+    *g_rateOut << std::fixed << std::setprecision(9) << Simulator::Now().GetSeconds() << " rate="
+               << rs.m_deliveryRate.GetBitRate() << " applim=" << rs.m_isAppLimited
+               << " delivered=" << rs.m_delivered << " interval=" << rs.m_interval.GetNanoSeconds()
+               << " acked=" << rs.m_ackedSacked << " prior_delivered=" << rs.m_priorDelivered
+               << "\n";
+}
+
 void
 HookSocket(FlowStats* f)
 {
@@ -384,6 +405,11 @@ HookSocket(FlowStats* f)
     if (f->verify)
     {
         ok &= tcp->TraceConnectWithoutContext("LastRTT", MakeBoundCallback(&OnLastRtt, f));
+    }
+    if (g_rateOut && f->id == g_dbgFlow)
+    {
+        ok &= RateOpsPeek::Of(PeekPointer(tcp))
+                  ->TraceConnectWithoutContext("TcpRateSampleUpdated", MakeCallback(&OnRateSample));
     }
     NS_ABORT_MSG_IF(!ok, "failed to connect a socket trace source");
 }
@@ -598,6 +624,8 @@ main(int argc, char* argv[])
     cmd.AddValue("rttOut", "CSV of every RTT sample (time_s,flow,rtt_ms)", rttOut);
     cmd.AddValue("debugLog", "per-segment text log of one flow (large)", debugLog);
     cmd.AddValue("debugFlow", "the flow --debugLog follows (default 0)", g_dbgFlow);
+    std::string rateTrace = "";
+    cmd.AddValue("rateTrace", "every delivery-rate sample of flow --debugFlow (text)", rateTrace);
     cmd.AddValue("caseName", "free-form case label copied into the JSON", caseName);
     cmd.Parse(argc, argv);
 
@@ -796,6 +824,12 @@ main(int argc, char* argv[])
     {
         cwndOut.open(cwndTrace);
         cwndOut << "time_s,flow,cwnd_bytes\n";
+    }
+    std::ofstream rateOut;
+    if (!rateTrace.empty())
+    {
+        rateOut.open(rateTrace);
+        g_rateOut = &rateOut;
     }
     std::ofstream dbgOut;
     if (!debugLog.empty())

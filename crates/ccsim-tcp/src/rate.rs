@@ -55,6 +55,7 @@ impl RateEstimator {
             self.sample.send_elapsed = prev.send_elapsed;
             self.sample.ack_elapsed = prev.ack_elapsed;
             self.sample.is_app_limited = prev.is_app_limited;
+            self.sample.delivery_rate_bps = prev.delivery_rate_bps;
         } else {
             self.sample = RateSample::default();
         }
@@ -117,12 +118,21 @@ impl RateEstimator {
             rs.prior_time = Time::ZERO;
             return;
         }
-        if rs.interval > Time::ZERO {
+        // Record the last non-app-limited sample or the highest app-limited one (Linux
+        // `tcp_rate_gen`, ns-3 `GenerateSample`).
+        let record = !rs.is_app_limited
+            || rs.delivered as i128 * self.conn.rate_interval.as_nanos() as i128
+                >= self.conn.rate_delivered as i128 * rs.interval.as_nanos() as i128;
+        // ns-3 stores the rate in its persistent sample and recomputes it only when it records
+        // the sample: a lower app-limited sample keeps reporting the previous rate.
+        if rs.interval > Time::ZERO && (record || !self.ns3_persistent_sample) {
             rs.delivery_rate_bps = (rs.delivered as f64 * 8.0 / rs.interval.as_secs_f64()) as u64;
         }
-        self.conn.rate_delivered = rs.delivered.max(0) as u64;
-        self.conn.rate_interval = rs.interval;
-        self.conn.rate_app_limited = rs.is_app_limited;
+        if record {
+            self.conn.rate_delivered = rs.delivered.max(0) as u64;
+            self.conn.rate_interval = rs.interval;
+            self.conn.rate_app_limited = rs.is_app_limited;
+        }
     }
 
     /// The application has nothing to send while the window has room (ns-3
@@ -192,6 +202,36 @@ mod tests {
         let rs = &est.sample;
         assert_eq!(rs.interval, Time::ZERO);
         assert_eq!(rs.delivery_rate_bps, 0);
+    }
+
+    /// An app-limited sample slower than the recorded one is not recorded (Linux
+    /// `tcp_rate_gen`); ns-3.44 also leaves its sample's delivery rate at the previous value,
+    /// so BBR still sees the faster rate. Linux-style samples report the slower rate.
+    #[test]
+    fn a_slower_app_limited_sample_keeps_the_recorded_rate() {
+        let ms = |x: u64| Time::from_millis(1000 + x);
+        for ns3 in [true, false] {
+            let mut est = RateEstimator::new(ns3);
+            // 10 000 bytes in 10 ms: 8 Mb/s, not app-limited.
+            let a = seg(10_000, ms(0), est.on_sent(ms(0), true));
+            est.begin_ack();
+            est.on_delivered(&a, ms(10));
+            est.generate(10_000, 0, 10_000, None, None);
+            assert_eq!(est.sample.delivery_rate_bps, 8_000_000);
+            // Then 1000 bytes sent app-limited, delivered 10 ms later: 0.8 Mb/s.
+            est.on_app_limited(0);
+            let b = seg(1000, ms(10), est.on_sent(ms(10), false));
+            est.begin_ack();
+            est.on_delivered(&b, ms(20));
+            est.generate(1000, 0, 1000, None, None);
+            assert!(est.sample.is_app_limited);
+            let want = if ns3 { 8_000_000 } else { 800_000 };
+            assert_eq!(est.sample.delivery_rate_bps, want, "ns3 {ns3}");
+            assert_eq!(
+                est.conn.rate_delivered, 10_000,
+                "the faster sample stays recorded"
+            );
+        }
     }
 
     /// ns-3.44 keeps the prior across ACKs: an ACK whose segments were all sent with the same

@@ -343,6 +343,13 @@ impl TcpSender {
         self.update_rto_value();
         self.rto_deadline = None;
         self.cca.init(&mut self.tcb);
+        // BulkSend fills the buffer once connected: its first write finds nothing in flight
+        // and less than a segment to send, so the first flight is app-limited in ns-3.
+        if self.cfg.app_write_chunk.is_some_and(|c| c < self.tcb.mss) {
+            if let Some(r) = self.rate.as_mut() {
+                r.on_app_limited(0);
+            }
+        }
     }
 
     fn on_ack(&mut self, now: Time, seg: &TcpSegment) {

@@ -590,3 +590,13 @@ fn the_retransmission_after_a_timeout_restarts_the_rate_sampler() {
     // 1000 bytes over 1.1 s).
     assert_eq!(s.last_delivery_rate_bps(), 80_000);
 }
+
+/// BulkSend's first write after the handshake finds nothing in flight and less than a segment
+/// to send, so ns-3 marks the first flight app-limited (`CalculateAppLimited` in `Send`).
+#[test]
+fn the_first_flight_is_app_limited_with_bulksend_writes() {
+    for chunk in [Some(512), None] {
+        let s = sender_with("bbr", |c| c.app_write_chunk = chunk);
+        assert_eq!(s.is_app_limited(), chunk.is_some(), "{chunk:?}");
+    }
+}
