@@ -15,6 +15,9 @@ pub struct Recovery {
     recover_fs: u64,
     /// ns-3.44 computes `prr_delivered × ssthresh` in 32-bit unsigned arithmetic.
     ns3_quirks: bool,
+    /// The current ACK cumulatively acknowledged retransmitted data (ns-3
+    /// `m_isRetransDataAcked`, its "safeACK").
+    safe_ack: bool,
 }
 
 impl Recovery {
@@ -25,6 +28,7 @@ impl Recovery {
             prr_out: 0,
             recover_fs: 0,
             ns3_quirks,
+            safe_ack: false,
         }
     }
 
@@ -47,6 +51,13 @@ impl Recovery {
                 self.on_dupack(tcb, delivered);
             }
         }
+    }
+
+    /// Whether the ACK being processed cumulatively acknowledged retransmitted data. ns-3.44
+    /// adds PRR's extra segment (slow-start reduction bound) only on such a "safe" ACK and
+    /// otherwise bounds by conservation (PRR-CRB); RFC 6937's SSRB always adds it.
+    pub fn set_safe_ack(&mut self, safe: bool) {
+        self.safe_ack = safe;
     }
 
     /// RFC 6937 §3, on every ACK during recovery with `delivered` bytes newly delivered
@@ -80,9 +91,15 @@ impl Recovery {
             self.proportional_target(ssthresh) as i64 - self.prr_out as i64
         } else {
             // Slow-start reduction bound (PRR-SSRB):
-            // limit = MAX(prr_delivered - prr_out, DeliveredData) + MSS.
-            let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64)
-                + mss as i64;
+            // limit = MAX(prr_delivered - prr_out, DeliveredData) + MSS; ns-3.44 adds the MSS
+            // only on a safe ACK (`TcpPrrRecovery::DoRecovery`).
+            let extra = if self.ns3_quirks && !self.safe_ack {
+                0
+            } else {
+                mss as i64
+            };
+            let limit =
+                (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64) + extra;
             (ssthresh as i64 - pipe as i64).min(limit)
         };
         // Force the fast retransmit on entry (RFC 6937 §3: "at least one segment").
@@ -160,6 +177,28 @@ mod tests {
         assert_eq!(tcb.cwnd, 7 * mss);
         r.exit(&mut tcb);
         assert_eq!(tcb.cwnd, 10 * mss);
+    }
+
+    /// ns-3.44 adds the reduction bound's extra segment only on a "safe" ACK, one that
+    /// cumulatively acknowledges retransmitted data (`m_isRetransDataAcked`); otherwise the
+    /// bound is conservation (PRR-CRB). Case C Scalable became identical with this rule.
+    #[test]
+    fn ns3_prr_adds_the_extra_segment_only_on_a_safe_ack() {
+        let mss = 1000;
+        for safe in [false, true] {
+            let mut tcb = TcpState::new(mss, 10, u32::MAX);
+            tcb.ssthresh = 10 * mss;
+            tcb.bytes_in_flight = 4 * mss;
+            let mut r = Recovery::new(RecoveryAlgorithm::Prr, true);
+            r.enter(&mut tcb, 20_000, 2000);
+            r.on_sent(1000);
+            r.set_safe_ack(safe);
+            r.on_ack(&mut tcb, 2000);
+            // prr_delivered 2000 + 1000 (ns-3's dup-ACK estimate) + 2000, prr_out 1000:
+            // limit = max(4000, 2000) (+ 1000 when safe), below ssthresh − pipe = 6000.
+            let want = if safe { 9 } else { 8 };
+            assert_eq!(tcb.cwnd, want * mss, "safe {safe}");
+        }
     }
 
     /// The numbers of ns-3.44's first recovery in validation case D (CUBIC, MSS 10 000):

@@ -162,6 +162,15 @@ impl Scoreboard {
         self.outstanding_bytes += len as u64;
     }
 
+    /// Whether a segment that the cumulative ACK `ack` covers is marked retransmitted (ns-3
+    /// `TcpTxBuffer::IsRetransmittedDataAcked` over the segments it acknowledges).
+    pub fn acks_retransmitted_data(&self, ack: u64) -> bool {
+        self.segs
+            .iter()
+            .take_while(|s| s.seq + s.len as u64 <= ack)
+            .any(|s| s.retransmitted)
+    }
+
     /// Removes segments covered by the cumulative ACK `ack`. Returns (bytes newly acked that
     /// had not been SACKed before, whether any removed segment was ever retransmitted).
     pub fn on_cumulative_ack(&mut self, ack: u64) -> (u64, bool) {

@@ -407,6 +407,13 @@ impl TcpSender {
             }
         }
 
+        // ns-3 `ReceivedAck`: a partial ACK in recovery that covers retransmitted data is
+        // "safe" for PRR.
+        let safe_ack = ack > old_una
+            && ack < self.recover
+            && self.tcb.cong_state == CongState::Recovery
+            && self.sb.acks_retransmitted_data(ack);
+        self.recovery.set_safe_ack(safe_ack);
         let (newly_acked, _) = self.sb.on_cumulative_ack_with(ack, |s| {
             if let Some(r) = rate.as_mut() {
                 r.on_delivered(s, now)
