@@ -1,7 +1,8 @@
 """The whole issue-4 grid against the committed ns-3.44 golden runs: every case is within the
 issue's tolerances except those listed, with their explanation, in
 `validation/compare_ns3.py:KNOWN_GAPS` — and each of those is still outside (so a fix has to
-update the list and the report). Regenerate the golden data with
+update the list and the report) — and, beyond the tolerances, identical to ns-3.44 except
+those in `NOT_IDENTICAL`. Regenerate the golden data with
 `python validation/ns3/run_reference.py` (see validation/README.md)."""
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from conftest import GOLDEN_NS3, ROOT
 
 sys.path.insert(0, str(ROOT / "validation"))
 from compare_ns3 import KNOWN_GAPS, compare  # noqa: E402
+
+# Cases within tolerance but not identical to ns-3 (none at present); list one here, with the
+# reason in docs/tcp-model.md "Known differences", if a change makes it differ.
+NOT_IDENTICAL: set[tuple[str, str]] = set()
 
 GOLDEN = sorted(GOLDEN_NS3.glob("*_Tcp*.json"))
 
@@ -38,3 +43,11 @@ def test_case_against_ns3(path) -> None:
         assert failed, f"{key} is now within tolerance: remove it from KNOWN_GAPS"
     else:
         assert not failed, f"{key} outside tolerance on {failed}"
+    if key in KNOWN_GAPS or key in NOT_IDENTICAL:
+        return
+    # Beyond the tolerances: every case is packet-for-packet identical to ns-3.44, so each
+    # flow's goodput, retransmissions, timeouts and RTT percentiles are equal.
+    ns3, ours = row["ns3"], row["ccsim"]
+    assert row["ccsim_flow_goodput"] == pytest.approx(row["ns3_flow_goodput"], rel=1e-9), key
+    for k in ("retx_segments", "rtt_p50_ms", "rtt_p95_ms"):
+        assert ours[k] == ns3[k], (key, k, ns3[k], ours[k])
