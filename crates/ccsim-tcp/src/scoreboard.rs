@@ -68,7 +68,15 @@ pub struct Scoreboard {
     /// NextSeg rule 1 only picks segments below the highest SACKed one (RFC 6675 (1.b)), so
     /// none at all while nothing is SACKed.
     rule1_below_highest_sack: bool,
+    /// The previous ACK's SACK blocks, already applied: every segment wholly inside one is
+    /// SACKed, so a block that repeats or extends one skips that part (as Linux's
+    /// `recv_sack_cache`). Cleared when segments are re-cut.
+    sack_cache: [(u64, u64); SACK_CACHE],
+    sack_cache_len: usize,
 }
+
+/// Blocks remembered from the previous ACK (a SACK option carries at most four).
+const SACK_CACHE: usize = 4;
 
 impl Scoreboard {
     pub fn new(dupthresh: u32) -> Self {
@@ -85,7 +93,31 @@ impl Scoreboard {
             dupthresh,
             sacked_retx_stays_in_flight: false,
             rule1_below_highest_sack: false,
+            sack_cache: [(0, 0); SACK_CACHE],
+            sack_cache_len: 0,
         }
+    }
+
+    /// Where the walk over the block `[start, end)` may begin: past the part of it that a
+    /// cached block already covered, but including a segment that straddles that cached
+    /// block's end (it may lie wholly inside the new block).
+    fn sack_walk_start(&self, start: u64, end: u64) -> u64 {
+        let mut idx = self.abs_index(start);
+        for &(cs, ce) in &self.sack_cache[..self.sack_cache_len] {
+            if cs <= start && start < ce && ce < end {
+                let mut skip = self.abs_index(ce);
+                if let Some(prev) = skip
+                    .checked_sub(self.head_index + 1)
+                    .and_then(|p| self.segs.get(p as usize))
+                {
+                    if prev.seq + prev.len as u64 > ce {
+                        skip -= 1;
+                    }
+                }
+                idx = idx.max(skip);
+            }
+        }
+        idx
     }
 
     /// Reproduce ns-3.44's accounting of SACKed retransmissions (see the field).
@@ -240,7 +272,13 @@ impl Scoreboard {
             if end <= start {
                 continue;
             }
-            let mut idx = self.abs_index(start);
+            if self.sack_cache[..self.sack_cache_len]
+                .iter()
+                .any(|&(cs, ce)| cs <= start && end <= ce)
+            {
+                continue; // applied by an earlier ACK
+            }
+            let mut idx = self.sack_walk_start(start, end);
             while let Some(pos) = idx.checked_sub(self.head_index) {
                 let Some(s) = self.segs.get_mut(pos as usize) else {
                     break;
@@ -263,6 +301,13 @@ impl Scoreboard {
                     self.highest_sacked_end = self.highest_sacked_end.max(idx + 1);
                 }
                 idx += 1;
+            }
+        }
+        self.sack_cache_len = 0;
+        for &(start, end) in blocks.iter().take(SACK_CACHE) {
+            if start < end {
+                self.sack_cache[self.sack_cache_len] = (start, end);
+                self.sack_cache_len += 1;
             }
         }
         if upd.newly_sacked_bytes > 0 {
@@ -406,6 +451,8 @@ impl Scoreboard {
         if cur.seq != seq || cur.len >= want || cur.sacked {
             return cur.len;
         }
+        // Segment boundaries change: the SACK cache's "wholly inside" no longer holds.
+        self.sack_cache_len = 0;
         let mut merged = cur;
         while merged.len < want {
             let Some(next) = self.segs.get(pos + 1).copied() else {
@@ -555,6 +602,27 @@ mod tests {
             ),
             (0, 0, 0)
         );
+    }
+
+    /// A block that extends the previous ACK's block only walks the new part, yet a segment
+    /// straddling the old block's end is still SACKed once the new block covers it.
+    #[test]
+    fn sack_cache_skips_applied_ranges_but_not_straddling_segments() {
+        let mut sb = board(10);
+        assert_eq!(sb.on_sack(&[(2000, 5000)]).newly_sacked_bytes, 3000);
+        assert_eq!(sb.on_sack(&[(2000, 5000)]).newly_sacked_bytes, 0);
+        assert_eq!(sb.on_sack(&[(2000, 7500)]).newly_sacked_bytes, 2000);
+        assert_eq!(sb.on_sack(&[(2000, 8000)]).newly_sacked_bytes, 1000);
+        // Uneven segments: the first block ends inside [600, 1600), which the next one covers.
+        let mut sb = Scoreboard::new(3);
+        for (seq, len) in [(0, 600), (600, 1000), (1600, 1000), (2600, 1000)] {
+            sb.on_new_segment(seq, len, Time::ZERO);
+        }
+        assert_eq!(sb.on_sack(&[(1600, 2100)]).newly_sacked_bytes, 0);
+        assert_eq!(sb.on_sack(&[(1600, 2600)]).newly_sacked_bytes, 1000);
+        assert_eq!(sb.on_sack(&[(600, 1100)]).newly_sacked_bytes, 0);
+        assert_eq!(sb.on_sack(&[(600, 2600)]).newly_sacked_bytes, 1000);
+        assert_eq!(sb.sacked_bytes(), 2000);
     }
 
     #[test]
