@@ -10,11 +10,42 @@ use std::io::Write;
 pub struct SegmentTrace {
     flow: u32,
     out: Box<dyn Write + Send>,
+    /// Every delivery-rate sample of the flow, in the format of the reference program's
+    /// `--rateTrace` (`CCSIM_RATE_TRACE=FILE`).
+    rate_out: Option<Box<dyn Write + Send>>,
 }
 
 impl SegmentTrace {
     pub fn new(flow: u32, out: Box<dyn Write + Send>) -> Self {
-        SegmentTrace { flow, out }
+        SegmentTrace {
+            flow,
+            out,
+            rate_out: None,
+        }
+    }
+
+    /// Also log the flow's delivery-rate samples to `out`.
+    pub fn with_rate_samples(mut self, out: Box<dyn Write + Send>) -> Self {
+        self.rate_out = Some(out);
+        self
+    }
+
+    /// The flow's sender has taken the rate sample `rs` on an ACK.
+    pub fn rate_sample(&mut self, now: Time, flow: u32, rs: &ccsim_cca::RateSample) {
+        let Some(out) = self.rate_out.as_mut().filter(|_| flow == self.flow) else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "{:.9} rate={} applim={} delivered={} interval={} acked={} prior_delivered={}",
+            now.as_secs_f64(),
+            rs.delivery_rate_bps,
+            rs.is_app_limited as u8,
+            rs.delivered,
+            rs.interval.as_nanos(),
+            rs.acked_sacked,
+            rs.prior_delivered
+        );
     }
 
     /// A data segment leaves the sender (`RETX` marks a retransmission, as ns-3's

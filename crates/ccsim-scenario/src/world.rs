@@ -405,6 +405,11 @@ impl World {
                 t.acked(now, f, &packet.tcp);
             }
             flow.sender.on_segment(now, &packet.tcp);
+            if let Some(t) = self.seg_trace.as_mut() {
+                if let Some(rs) = flow.sender.rate_sample_of_last_ack() {
+                    t.rate_sample(now, f, rs);
+                }
+            }
             if let Some(sample) = flow.sender.take_rtt_sample() {
                 flow.metrics.record_rtt(sample);
             }

@@ -296,3 +296,48 @@ app = { rate = "8Mbps", on = "1s", off = "1s" }
         "{idle:?}"
     );
 }
+
+/// A `Write` into a shared buffer, to read back what a trace wrote.
+#[derive(Clone, Default)]
+struct SharedBuf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SharedBuf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn rate_trace_logs_one_sample_per_ack_of_a_bbr_flow() {
+    let ov = vec!["flows.0.cca=bbr".to_string(), "run.duration=1s".to_string()];
+    let mut sim = Simulation::new(scenario_from_toml(BASE, &ov).unwrap()).unwrap();
+    let (segs, rates) = (SharedBuf::default(), SharedBuf::default());
+    sim.world_mut().seg_trace = Some(
+        ccsim_scenario::seg_trace::SegmentTrace::new(0, Box::new(segs.clone()))
+            .with_rate_samples(Box::new(rates.clone())),
+    );
+    sim.run();
+    let segs = String::from_utf8(segs.0.lock().unwrap().clone()).unwrap();
+    let rates = String::from_utf8(rates.0.lock().unwrap().clone()).unwrap();
+    let acks = segs.lines().filter(|l| l.contains(" RX ack=")).count();
+    assert!(acks > 100, "{acks}");
+    assert_eq!(rates.lines().count(), acks, "one sample per ACK");
+    // Once the first round is delivered, samples measure the 20 Mb/s bottleneck.
+    let last: u64 = rates
+        .lines()
+        .last()
+        .unwrap()
+        .split(" rate=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((15_000_000..=21_000_000).contains(&last), "{last}");
+}

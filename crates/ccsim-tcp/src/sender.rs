@@ -107,6 +107,8 @@ pub struct TcpSender {
     in_flight_at_ack: u64,
     /// A partial ACK's application write waits for the forced retransmission.
     app_write_after_forced: bool,
+    /// The last segment received was an ACK that produced a rate sample.
+    sampled_last_ack: bool,
     /// End of what the application has written into the send buffer, with
     /// `app_write_chunk` (ns-3's BulkSend writes only when the socket calls `NotifySend`).
     app_end: u64,
@@ -168,6 +170,7 @@ impl TcpSender {
             app_end: 0,
             in_flight_at_ack: 0,
             app_write_after_forced: false,
+            sampled_last_ack: false,
             last_ack_rtt_sample: None,
             rtt_history_floor: 0,
             stats: SenderStats::default(),
@@ -210,6 +213,15 @@ impl TcpSender {
     /// a valid sample).
     pub fn last_delivery_rate_bps(&self) -> u64 {
         self.rate.as_ref().map_or(0, |r| r.sample.delivery_rate_bps)
+    }
+
+    /// The rate sample the last segment produced, if it was an ACK that the full-control
+    /// algorithm saw (for traces; `None` without a rate estimator).
+    pub fn rate_sample_of_last_ack(&self) -> Option<&ccsim_cca::RateSample> {
+        self.rate
+            .as_ref()
+            .filter(|_| self.sampled_last_ack)
+            .map(|r| &r.sample)
     }
 
     pub fn cca_name(&self) -> &'static str {
@@ -311,6 +323,7 @@ impl TcpSender {
     /// Processes a segment from the peer (SYN-ACK or ACK).
     pub fn on_segment(&mut self, now: Time, seg: &TcpSegment) {
         self.tcb.now = now;
+        self.sampled_last_ack = false;
         if seg.timestamps {
             self.ts_recent = seg.ts_val;
         }
@@ -466,6 +479,7 @@ impl TcpSender {
                 self.last_ack_rtt_sample,
             );
             self.tcb.now = now;
+            self.sampled_last_ack = true;
             self.cca.cong_control(&mut self.tcb, &r.conn, &r.sample);
         }
     }

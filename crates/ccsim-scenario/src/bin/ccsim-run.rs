@@ -8,6 +8,8 @@
 //! CCSIM_DEBUG_FLOW=i  the flow CCSIM_DEBUG_AT and CCSIM_TRACE look at (default 0)
 //! CCSIM_TRACE=FILE    write the flow's segments (TX) and ACKs (RX) to FILE in the format of
 //!                     the ns-3 reference's --debugLog (validation/ns3), for diffing
+//! CCSIM_RATE_TRACE=FILE write the flow's delivery-rate samples to FILE, as the reference's
+//!                     --rateTrace
 //! ```
 
 fn main() {
@@ -45,12 +47,22 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    if let Some(path) = std::env::var_os("CCSIM_TRACE") {
-        let file = std::fs::File::create(&path).expect("cannot create CCSIM_TRACE file");
-        sim.world_mut().seg_trace = Some(ccsim_scenario::seg_trace::SegmentTrace::new(
-            debug_flow as u32,
-            Box::new(std::io::BufWriter::new(file)),
-        ));
+    let seg_out: Option<Box<dyn std::io::Write + Send>> =
+        std::env::var_os("CCSIM_TRACE").map(|path| {
+            let file = std::fs::File::create(&path).expect("cannot create CCSIM_TRACE file");
+            Box::new(std::io::BufWriter::new(file)) as Box<dyn std::io::Write + Send>
+        });
+    let rate_out = std::env::var_os("CCSIM_RATE_TRACE").map(|path| {
+        let file = std::fs::File::create(&path).expect("cannot create CCSIM_RATE_TRACE file");
+        Box::new(std::io::BufWriter::new(file)) as Box<dyn std::io::Write + Send>
+    });
+    if seg_out.is_some() || rate_out.is_some() {
+        let out = seg_out.unwrap_or_else(|| Box::new(std::io::sink()));
+        let mut trace = ccsim_scenario::seg_trace::SegmentTrace::new(debug_flow as u32, out);
+        if let Some(r) = rate_out {
+            trace = trace.with_rate_samples(r);
+        }
+        sim.world_mut().seg_trace = Some(trace);
     }
     if let Ok(t) = std::env::var("CCSIM_DEBUG_AT") {
         for t in t.split(',') {
