@@ -204,6 +204,13 @@ mod tests {
         assert_eq!(rs.delivery_rate_bps, 0);
     }
 
+    /// One ACK that delivers `seg` alone at `at`.
+    fn deliver_alone(est: &mut RateEstimator, seg: &SegmentRecord, at: Time) {
+        est.begin_ack();
+        est.on_delivered(seg, at);
+        est.generate(seg.len, 0, seg.len, None, None);
+    }
+
     /// An app-limited sample slower than the recorded one is not recorded (Linux
     /// `tcp_rate_gen`); ns-3.44 also leaves its sample's delivery rate at the previous value,
     /// so BBR still sees the faster rate. Linux-style samples report the slower rate.
@@ -214,16 +221,12 @@ mod tests {
             let mut est = RateEstimator::new(ns3);
             // 10 000 bytes in 10 ms: 8 Mb/s, not app-limited.
             let a = seg(10_000, ms(0), est.on_sent(ms(0), true));
-            est.begin_ack();
-            est.on_delivered(&a, ms(10));
-            est.generate(10_000, 0, 10_000, None, None);
+            deliver_alone(&mut est, &a, ms(10));
             assert_eq!(est.sample.delivery_rate_bps, 8_000_000);
             // Then 1000 bytes sent app-limited, delivered 10 ms later: 0.8 Mb/s.
             est.on_app_limited(0);
             let b = seg(1000, ms(10), est.on_sent(ms(10), false));
-            est.begin_ack();
-            est.on_delivered(&b, ms(20));
-            est.generate(1000, 0, 1000, None, None);
+            deliver_alone(&mut est, &b, ms(20));
             assert!(est.sample.is_app_limited);
             let want = if ns3 { 8_000_000 } else { 800_000 };
             assert_eq!(est.sample.delivery_rate_bps, want, "ns3 {ns3}");
@@ -244,9 +247,7 @@ mod tests {
         for ns3 in [true, false] {
             let mut est = RateEstimator::new(ns3);
             let a = seg(1000, ms(0), est.on_sent(ms(0), true));
-            est.begin_ack();
-            est.on_delivered(&a, ms(10));
-            est.generate(1000, 0, 1000, None, None);
+            deliver_alone(&mut est, &a, ms(10));
             // b and c both leave after a's delivery, with the same `delivered` count.
             let b = seg(1000, ms(11), est.on_sent(ms(11), false));
             let c = seg(1000, ms(12), est.on_sent(ms(12), false));

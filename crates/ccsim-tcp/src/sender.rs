@@ -871,15 +871,7 @@ impl TcpSender {
         if avail >= 1 {
             if let Some((seq, len)) = self.sb.next_lost() {
                 if self.cfg.ns3_recut_retransmissions {
-                    // `SendPendingData`: the silly-window check compares the room with the
-                    // data from `seq` on, then sends min(room, MSS) bytes from `seq`.
-                    let data = self.buffered_end().saturating_sub(seq);
-                    self.notify_send(data, avail, in_flight);
-                    if avail < mss as u64 && data > avail && in_flight > 0 {
-                        return None;
-                    }
-                    let want = (mss as u64).min(avail.max(len as u64)) as u32;
-                    return Some(self.emit_retransmission(now, seq, want));
+                    return self.pending_retransmission(now, seq, len, avail, in_flight);
                 }
                 if avail >= len as u64 || in_flight == 0 {
                     return Some(self.emit_retransmission(now, seq, len));
@@ -1045,8 +1037,22 @@ impl TcpSender {
             return None;
         }
         let (seq, len) = self.sb.first_unmarked()?;
+        self.pending_retransmission(now, seq, len, avail, in_flight)
+    }
+
+    /// A retransmission of the segment `(seq, len)` as ns-3.44's `SendPendingData` sends one
+    /// (NextSeg rules 1 and 3): the application may write first, the silly-window check
+    /// compares the room with the data from `seq` on, and min(room, MSS) bytes are re-cut
+    /// from `seq`.
+    fn pending_retransmission(
+        &mut self,
+        now: Time,
+        seq: u64,
+        len: u32,
+        avail: u64,
+        in_flight: u64,
+    ) -> Option<TcpSegment> {
         let mss = self.tcb.mss as u64;
-        // `SendPendingData`'s silly-window check against the data from `seq` on.
         let data = self.buffered_end().saturating_sub(seq);
         self.notify_send(data, avail, in_flight);
         if avail < mss && data > avail && in_flight > 0 {

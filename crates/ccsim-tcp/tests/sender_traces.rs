@@ -54,6 +54,15 @@ fn sender_sending(
     s
 }
 
+/// A sender whose send buffer holds `segments` full segments, filled by the application in
+/// `chunk`-byte writes (`None`: kept full to the byte).
+fn buffer_limited(cca: &str, segments: u64, chunk: Option<u32>) -> TcpSender {
+    sender_with(cca, |c| {
+        c.snd_buf = segments * MSS as u64;
+        c.app_write_chunk = chunk;
+    })
+}
+
 /// Everything the sender may send now.
 fn drain(s: &mut TcpSender, now: Time) -> Vec<TcpSegment> {
     std::iter::from_fn(|| s.poll_transmit(now)).collect()
@@ -502,10 +511,7 @@ fn less_than_a_segment_of_buffered_data_is_sent_when_it_fits_in_the_ns3_profile(
 #[test]
 fn a_disorder_ack_does_not_let_the_application_write_in_the_ns3_profile() {
     for chunk in [Some(500), None] {
-        let mut s = sender_with("newreno", |c| {
-            c.snd_buf = 10 * MSS as u64;
-            c.app_write_chunk = chunk;
-        });
+        let mut s = buffer_limited("newreno", 10, chunk);
         assert_eq!(drain(&mut s, ms(100)).len(), 10); // the whole buffer
         s.on_segment(ms(200), &ack(1, &[(3, 4)], 100));
         assert_eq!(s.tcb.cong_state, CongState::Disorder);
@@ -528,10 +534,7 @@ fn a_disorder_ack_does_not_let_the_application_write_in_the_ns3_profile() {
 #[test]
 fn a_send_buffer_limited_flow_is_app_limited_when_the_application_writes() {
     for chunk in [Some(500), None] {
-        let mut s = sender_with("bbr", |c| {
-            c.snd_buf = 5 * MSS as u64;
-            c.app_write_chunk = chunk;
-        });
+        let mut s = buffer_limited("bbr", 5, chunk);
         assert_eq!(drain(&mut s, ms(100)).len(), 5); // the whole buffer, cwnd 10
         s.on_segment(ms(200), &ack(1, &[], 100));
         // Segments sent after the write carry the mark; the write happened on this ACK.
