@@ -430,6 +430,14 @@ CountDrop(uint64_t* counter, Ptr<const Packet> p)
         }
         Ipv4Header ip;
         c->RemoveHeader(ip);
+        if (!ip.IsLastFragment() || ip.GetFragmentOffset() != 0)
+        {
+            // An IPv4 fragment (--allowFragments): only the first one holds the TCP header.
+            *g_dbg << std::fixed << std::setprecision(9) << Simulator::Now().GetSeconds()
+                   << " DROP frag id=" << ip.GetIdentification()
+                   << " off=" << ip.GetFragmentOffset() << " bytes=" << c->GetSize() << "\n";
+            return;
+        }
         TcpHeader tcp;
         c->RemoveHeader(tcp);
         *g_dbg << std::fixed << std::setprecision(9) << Simulator::Now().GetSeconds()
@@ -575,6 +583,7 @@ main(int argc, char* argv[])
     int64_t queuePackets = -1;
     uint32_t mss = 1448;
     uint32_t mtu = 0;
+    bool allowFragments = false;
     double duration = 60.0;
     double minRtoS = -1.0;
     std::string rateChange = "";
@@ -605,6 +614,9 @@ main(int argc, char* argv[])
                  queuePackets);
     cmd.AddValue("mss", "TcpSocket::SegmentSize, bytes", mss);
     cmd.AddValue("mtu", "PointToPoint device MTU, bytes (default max(1500, mss+52))", mtu);
+    cmd.AddValue("allowFragments",
+                 "allow an MTU below MSS + 52: IPv4 fragments segments at the sender",
+                 allowFragments);
     cmd.AddValue("duration", "simulated time, s", duration);
     cmd.AddValue("minRto", "TcpSocketBase::MinRto, s (default: ns-3 default, 1 s)", minRtoS);
     cmd.AddValue("rateChange",
@@ -640,7 +652,8 @@ main(int argc, char* argv[])
     {
         mtu = std::max<uint32_t>(1500, wireIp);
     }
-    NS_ABORT_MSG_IF(mtu < wireIp, "MTU too small for MSS + 52: segments would fragment");
+    NS_ABORT_MSG_IF(mtu < wireIp && !allowFragments,
+                    "MTU too small for MSS + 52: segments would fragment (--allowFragments=1)");
     const double baseRttS = 2.0 * (bottleneckDelayMs + 2.0 * accessDelayMs) / 1e3;
     const double bdpBytes = bottleneckRate * baseRttS / 8.0;
     if (queuePackets < 0)

@@ -1,18 +1,22 @@
 //! ccsim-net: what carries packets between nodes.
 //!
 //! - [`packet`]: the packet arena and the TCP header a packet carries, with its wire size.
+//! - [`fragment`]: IPv4 fragmentation at a link's MTU and reassembly at the destination.
 //! - [`link`]: a one-way point-to-point channel (rate, propagation delay) with its queue.
 //! - [`queue`]: drop-tail FIFO limited in packets or bytes.
 //! - [`routing`]: static next-hop tables.
 
+pub mod fragment;
 pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod routing;
 
+pub use fragment::{Reassembly, ReassemblyStats};
 pub use link::{Link, LinkId};
 pub use packet::{
-    NodeId, Packet, PacketArena, PacketId, SackBlocks, TcpFlags, TcpSegment, TS_OPTION_BYTES,
+    IpHeader, NodeId, Packet, PacketArena, PacketId, SackBlocks, TcpFlags, TcpSegment,
+    TS_OPTION_BYTES,
 };
 pub use queue::{DropTailQueue, QueueLimit};
 pub use routing::RoutingTable;

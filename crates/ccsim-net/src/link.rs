@@ -20,6 +20,9 @@ pub struct Link {
     pub delay: Time,
     /// Link-layer header added to every packet (2 B for PPP, as ns-3 point-to-point).
     pub l2_header_bytes: u32,
+    /// IP MTU (ns-3 device `Mtu`): larger packets leave as IPv4 fragments
+    /// ([`crate::fragment`]). `None`: no limit.
+    pub mtu: Option<u32>,
     pub queue: DropTailQueue,
     /// End of the current serialisation: the link is idle from then on. A packet that finds
     /// the link idle and the queue empty is sent at once, with no event for its end; only a
@@ -52,6 +55,7 @@ impl Link {
             rate_bps,
             delay,
             l2_header_bytes: 2,
+            mtu: None,
             queue,
             busy_until: Time::ZERO,
             tx_done_pending: false,

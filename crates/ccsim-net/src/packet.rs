@@ -129,6 +129,25 @@ impl TcpSegment {
     }
 }
 
+/// The IPv4 header fields fragmentation uses (RFC 791 §3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IpHeader {
+    /// Identification: a 16-bit counter per (source, destination, protocol) that wraps.
+    pub id: u16,
+    /// Offset of this fragment's payload in the original datagram's payload (bytes; a
+    /// multiple of 8).
+    pub frag_offset: u32,
+    /// More fragments follow (the MF flag).
+    pub more_fragments: bool,
+}
+
+impl IpHeader {
+    /// This packet is a fragment of a larger datagram.
+    pub fn is_fragment(&self) -> bool {
+        self.more_fragments || self.frag_offset > 0
+    }
+}
+
 /// A packet in flight: addressing plus the TCP segment it carries.
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
@@ -139,6 +158,9 @@ pub struct Packet {
     pub to_receiver: bool,
     /// IP bytes (link layers add their own header when they transmit).
     pub ip_bytes: u32,
+    pub ip: IpHeader,
+    /// The TCP segment. Every fragment carries a copy; reassembly keeps the one of the
+    /// fragment at offset 0, whose bytes hold the TCP header.
     pub tcp: TcpSegment,
 }
 
@@ -241,6 +263,7 @@ mod tests {
             flow: 0,
             to_receiver: true,
             ip_bytes: 40,
+            ip: IpHeader::default(),
             tcp: TcpSegment::default(),
         };
         let x = a.insert(p);

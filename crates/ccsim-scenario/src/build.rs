@@ -175,8 +175,21 @@ fn link_changes(
     Ok(out)
 }
 
+/// Checks an IP MTU: RFC 791 §3.2, "every internet module must be able to forward a
+/// datagram of 68 octets without further fragmentation".
+fn ip_mtu(mtu: Option<u32>, path: &str) -> Result<Option<u32>, ScenarioError> {
+    match mtu {
+        Some(m) if m < 68 => Err(ScenarioError::new(
+            path,
+            format!("an IPv4 MTU must be at least 68 bytes (RFC 791), got {m}"),
+        )),
+        _ => Ok(mtu),
+    }
+}
+
 fn dumbbell(s: &Scenario, n_flows: usize, mss: u32) -> Result<Topology, ScenarioError> {
     let d = s.dumbbell.as_ref().unwrap();
+    let mtu = ip_mtu(d.mtu, "dumbbell.mtu")?;
     let b = &d.bottleneck;
     let access_rate = d
         .access
@@ -213,7 +226,9 @@ fn dumbbell(s: &Scenario, n_flows: usize, mss: u32) -> Result<Topology, Scenario
                rate: u64,
                delay: Time,
                q: QueueLimit| {
-        links.push(Link::new(name, a, z, rate, delay, DropTailQueue::new(q)));
+        let mut link = Link::new(name, a, z, rate, delay, DropTailQueue::new(q));
+        link.mtu = mtu;
+        links.push(link);
         LinkId(links.len() as u32 - 1)
     };
     let fwd = add(
@@ -333,18 +348,21 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
             ));
         }
         let q = queue_limit(l.queue, None, mss, &format!("links[{i}].queue"))?;
+        let mtu = ip_mtu(l.mtu, &format!("links[{i}].mtu"))?;
         let name = l
             .name
             .clone()
             .unwrap_or_else(|| format!("{}->{}", l.from, l.to));
-        links.push(Link::new(
+        let mut link = Link::new(
             name.clone(),
             a,
             z,
             l.rate.bps(),
             l.delay.time(),
             DropTailQueue::new(q),
-        ));
+        );
+        link.mtu = mtu;
+        links.push(link);
         let mut ids = vec![LinkId(links.len() as u32 - 1)];
         if l.bidirectional {
             let rname = l
@@ -352,14 +370,16 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
                 .as_ref()
                 .map(|n| format!("{n}:rev"))
                 .unwrap_or_else(|| format!("{}->{}", l.to, l.from));
-            links.push(Link::new(
+            let mut link = Link::new(
                 rname,
                 z,
                 a,
                 l.rate.bps(),
                 l.delay.time(),
                 DropTailQueue::new(q),
-            ));
+            );
+            link.mtu = mtu;
+            links.push(link);
             ids.push(LinkId(links.len() as u32 - 1));
         }
         changes.extend(link_changes(

@@ -214,6 +214,9 @@ pub struct Dumbbell {
     pub bottleneck: BottleneckSpec,
     #[serde(default)]
     pub access: AccessSpec,
+    /// IP MTU of every link (bytes); larger segments travel as IPv4 fragments. Default: none.
+    #[serde(default)]
+    pub mtu: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -268,6 +271,9 @@ pub struct LinkSpec {
     pub delay: Duration,
     #[serde(default = "default_link_queue")]
     pub queue: QueueSize,
+    /// IP MTU (bytes); larger packets leave as IPv4 fragments. Default: none.
+    #[serde(default)]
+    pub mtu: Option<u32>,
     /// Also create the reverse direction with the same parameters.
     #[serde(default = "default_true")]
     pub bidirectional: bool,

@@ -4,7 +4,7 @@
 //! (`ccsim-run` with `CCSIM_TRACE=FILE`), and one `Option` test per packet when off.
 
 use ccsim_core::Time;
-use ccsim_net::TcpSegment;
+use ccsim_net::{Packet, TcpSegment};
 use std::io::Write;
 
 pub struct SegmentTrace {
@@ -66,7 +66,19 @@ impl SegmentTrace {
     }
 
     /// A queue dropped a data segment (any flow, as the ns-3 log does).
-    pub fn dropped(&mut self, now: Time, seg: &TcpSegment) {
+    pub fn dropped(&mut self, now: Time, packet: &Packet) {
+        let seg = &packet.tcp;
+        if packet.ip.is_fragment() {
+            let _ = writeln!(
+                self.out,
+                "{:.9} DROP frag id={} off={} bytes={}",
+                now.as_secs_f64(),
+                packet.ip.id,
+                packet.ip.frag_offset,
+                packet.ip_bytes - ccsim_net::packet::IPV4_HEADER_BYTES
+            );
+            return;
+        }
         if seg.payload == 0 {
             return;
         }

@@ -8,7 +8,11 @@
 use crate::metrics::{FlowMetrics, Series};
 use crate::radio_glue::RadioGlue;
 use ccsim_core::{EventQueue, Time};
-use ccsim_net::{Link, LinkId, NodeId, Packet, PacketArena, PacketId, RoutingTable, TcpSegment};
+use ccsim_net::fragment::fragment;
+use ccsim_net::{
+    IpHeader, Link, LinkId, NodeId, Packet, PacketArena, PacketId, Reassembly, RoutingTable,
+    TcpSegment,
+};
 use ccsim_tcp::{TcpReceiver, TcpSender};
 
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +55,9 @@ pub struct Flow {
     pub receiver: TcpReceiver,
     sender_timer: Option<Time>,
     receiver_timer: Option<Time>,
+    /// Index in `World::ip_ids` of the identification counter of each direction
+    /// ([sender → receiver, receiver → sender]).
+    ip_id_slot: [u32; 2],
     pub metrics: FlowMetrics,
     /// Rate-limited / on-off source; None for bulk and fixed-size transfers.
     pub app: Option<crate::app::AppSource>,
@@ -76,6 +83,7 @@ impl Flow {
             receiver,
             sender_timer: None,
             receiver_timer: None,
+            ip_id_slot: [0, 0],
             metrics: FlowMetrics::default(),
             app: None,
         }
@@ -105,6 +113,13 @@ pub struct World {
     pub radio: Option<Box<RadioGlue>>,
     /// Per-segment log of one flow (debugging; see [`crate::seg_trace`]).
     pub seg_trace: Option<crate::seg_trace::SegmentTrace>,
+    /// Next IPv4 identification per (source, destination) pair of hosts: flows between the
+    /// same two hosts share one counter, as in ns-3 (`Ipv4L3Protocol::m_identification`).
+    ip_ids: Vec<u16>,
+    /// IP reassembly at every destination (packets fragmented at a link's MTU).
+    pub reassembly: Reassembly,
+    /// Fragments of the packet being fragmented (reused).
+    fragments: Vec<Packet>,
 }
 
 impl World {
@@ -126,6 +141,19 @@ impl World {
         for f in &flows {
             queue.schedule(f.start, Event::FlowStart(f.id));
         }
+        let mut flows = flows;
+        let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
+        let mut slot = |a: NodeId, z: NodeId| -> u32 {
+            let i = pairs.iter().position(|&p| p == (a, z)).unwrap_or_else(|| {
+                pairs.push((a, z));
+                pairs.len() - 1
+            });
+            i as u32
+        };
+        for f in flows.iter_mut() {
+            f.ip_id_slot = [slot(f.src, f.dst), slot(f.dst, f.src)];
+        }
+        let ip_ids = vec![0; pairs.len()];
         World {
             queue,
             packets: PacketArena::new(),
@@ -140,6 +168,9 @@ impl World {
             unroutable: 0,
             radio: None,
             seg_trace: None,
+            ip_ids,
+            reassembly: Reassembly::new(),
+            fragments: Vec::new(),
         }
     }
 
@@ -302,12 +333,19 @@ impl World {
                 t.sent(now, flow, &seg);
             }
         }
+        let slot = self.flows[flow as usize].ip_id_slot[usize::from(!to_receiver)] as usize;
+        let ip_id = self.ip_ids[slot];
+        self.ip_ids[slot] = ip_id.wrapping_add(1);
         let packet = Packet {
             src,
             dst,
             flow,
             to_receiver,
             ip_bytes: seg.ip_bytes(),
+            ip: IpHeader {
+                id: ip_id,
+                ..Default::default()
+            },
             tcp: seg,
         };
         let id = self.packets.insert(packet);
@@ -333,6 +371,23 @@ impl World {
                 None => return,
             },
         };
+        match self.links[l.0 as usize].mtu {
+            Some(mtu) if self.packets.get(id).ip_bytes > mtu => {
+                let whole = self.packets.remove(id);
+                let mut pieces = std::mem::take(&mut self.fragments);
+                fragment(&whole, mtu, |f| pieces.push(f));
+                for f in pieces.drain(..) {
+                    let id = self.packets.insert(f);
+                    self.send_on(now, l, id);
+                }
+                self.fragments = pieces;
+            }
+            _ => self.send_on(now, l, id),
+        }
+    }
+
+    /// Sends `id` on link `l`: at once if the link is idle, else through its queue.
+    fn send_on(&mut self, now: Time, l: LinkId, id: PacketId) {
         let link = &mut self.links[l.0 as usize];
         link.touch(now);
         if now >= link.busy_until && link.queue.is_empty() {
@@ -343,7 +398,7 @@ impl World {
         if !link.queue.enqueue_at(now, id, bytes) {
             let dropped = self.packets.remove(id);
             if let Some(t) = self.seg_trace.as_mut() {
-                t.dropped(now, &dropped.tcp);
+                t.dropped(now, &dropped);
             }
         } else if !link.tx_done_pending {
             link.tx_done_pending = true;
@@ -387,7 +442,14 @@ impl World {
     }
 
     fn deliver(&mut self, now: Time, id: PacketId) {
-        let packet = self.packets.remove(id);
+        let packet = if self.packets.get(id).ip.is_fragment() {
+            match self.reassembly.add(now, id, &mut self.packets) {
+                Some(p) => p,
+                None => return,
+            }
+        } else {
+            self.packets.remove(id)
+        };
         let f = packet.flow;
         let flow = &mut self.flows[f as usize];
         if packet.to_receiver {

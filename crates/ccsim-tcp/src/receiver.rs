@@ -186,8 +186,25 @@ impl TcpReceiver {
     }
 
     /// Inserts [start, end) into the out-of-order ranges (merging neighbours) and records it
-    /// in the SACK list.
+    /// in the SACK list, trimmed first to the bytes not already held: ns-3.44
+    /// `TcpRxBuffer::Add` ("remove overlapped bytes from packet") cuts the head at the end
+    /// of a range holding it and the tail at the start of a range holding it, and the SACK
+    /// block is the trimmed piece (a range strictly inside the segment does not trim it).
     fn insert_ooo(&mut self, start: u64, end: u64) {
+        let (mut head, mut tail) = (start, end);
+        for &(s, e) in &self.ooo {
+            if s > tail {
+                break;
+            }
+            if e > head && !(s > head && e < tail) {
+                if s <= head {
+                    head = e;
+                }
+                if e >= tail {
+                    tail = s;
+                }
+            }
+        }
         let pos = self.ooo.partition_point(|&(_, e)| e < start);
         let mut s = start;
         let mut e = end;
@@ -200,7 +217,9 @@ impl TcpReceiver {
         }
         self.ooo.splice(pos..last, std::iter::once((s, e)));
         self.ooo_bytes += e - s;
-        self.update_sack_list(start, end);
+        if head < tail {
+            self.update_sack_list(head, tail);
+        }
     }
 
     /// The SACK blocks to report, as ns-3.44 `TcpRxBuffer::UpdateSackList` keeps them (and in
@@ -463,6 +482,34 @@ mod tests {
         let a = r.poll_transmit(Time::ZERO).unwrap();
         assert_eq!(a.sack.as_slice()[0], (3001, 5001));
         assert_eq!(r.out_of_order_bytes(), 6000, "the data itself is all held");
+    }
+
+    /// ns-3.44 `TcpRxBuffer::Add` trims a segment to the bytes it does not hold yet, so a
+    /// retransmission re-cut across held data is reported as one block, not as overlapping
+    /// ones (seed 002 over IPv4 fragments).
+    #[test]
+    fn overlapping_segment_is_trimmed_before_its_sack_block() {
+        let mut r = rx();
+        r.on_segment(Time::ZERO, &data(0, 0));
+        r.on_segment(Time::ZERO, &data(2, 0));
+        r.poll_transmit(Time::ZERO).unwrap();
+        let mut overlap = data(2, 0);
+        overlap.seq += 500;
+        r.on_segment(Time::ZERO, &overlap);
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(a.sack.as_slice(), &[(2001, 3501)]);
+        assert_eq!(r.out_of_order_bytes(), 1500);
+        // A segment whose tail is held is cut at the held range's start.
+        let mut head_first = data(4, 0);
+        head_first.seq -= 600;
+        r.on_segment(Time::ZERO, &data(4, 0));
+        r.on_segment(Time::ZERO, &head_first);
+        let a = r.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!(
+            a.sack.as_slice(),
+            &[(2001, 5001)],
+            "the trimmed piece joins both"
+        );
     }
 
     #[test]

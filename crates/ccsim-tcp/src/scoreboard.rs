@@ -194,13 +194,13 @@ impl Scoreboard {
         self.outstanding_bytes += len as u64;
     }
 
-    /// Whether a segment that the cumulative ACK `ack` covers is marked retransmitted (ns-3
-    /// `TcpTxBuffer::IsRetransmittedDataAcked` over the segments it acknowledges).
-    pub fn acks_retransmitted_data(&self, ack: u64) -> bool {
+    /// ns-3.44 `TcpTxBuffer::IsRetransmittedDataAcked(end)`: an outstanding segment ends
+    /// exactly at `end`, is not SACKed and is marked retransmitted.
+    pub fn retransmission_ends_at(&self, end: u64) -> bool {
+        let i = self.segs.partition_point(|s| s.seq + (s.len as u64) < end);
         self.segs
-            .iter()
-            .take_while(|s| s.seq + s.len as u64 <= ack)
-            .any(|s| s.retransmitted)
+            .get(i)
+            .is_some_and(|s| s.seq + s.len as u64 == end && !s.sacked && s.retransmitted)
     }
 
     /// Removes segments covered by the cumulative ACK `ack`. Returns (bytes newly acked that
@@ -243,12 +243,46 @@ impl Scoreboard {
             }
             retx |= s.ever_retransmitted;
         }
+        self.trim_head(ack);
         self.lost_frontier = self.lost_frontier.max(self.head_index);
         self.retx_hint = self.retx_hint.max(self.head_index);
         if self.highest_sacked_end <= self.head_index {
             self.highest_sacked_end = 0;
         }
         (newly, retx)
+    }
+
+    /// An ACK inside the head segment cuts its acknowledged bytes off (ns-3.44
+    /// `TcpTxBuffer::DiscardUpTo` with `RemoveFromCounts`): a retransmission then starts at
+    /// the ACK. The cut bytes count as acknowledged but not as delivered (ns-3 reports only
+    /// whole segments to the rate estimator). Receivers ACK mid-segment when IPv4 reassembly
+    /// joins pieces of two datagrams ([`ccsim_net::fragment`]).
+    fn trim_head(&mut self, ack: u64) {
+        let Some(head) = self.segs.front_mut() else {
+            return;
+        };
+        if head.seq >= ack {
+            return;
+        }
+        let cut = (ack - head.seq) as u32;
+        head.seq = ack;
+        head.len -= cut;
+        let cut = cut as u64;
+        self.outstanding_bytes -= cut;
+        if head.sacked {
+            self.sacked_bytes -= cut;
+            if head.retransmitted && self.sacked_retx_stays_in_flight {
+                self.retrans_bytes -= cut;
+            }
+        } else {
+            if head.lost {
+                self.lost_bytes -= cut;
+            }
+            if head.retransmitted {
+                self.retrans_bytes -= cut;
+            }
+        }
+        self.sack_cache_len = 0;
     }
 
     /// Marks the segments fully inside the SACK blocks, then extends the loss marks.
@@ -437,7 +471,8 @@ impl Scoreboard {
 
     /// Re-cuts the segment starting at `seq` to `want` bytes for its retransmission, as
     /// ns-3.44's `TcpTxBuffer::GetTransmittedSegment` does, and returns its new length. A
-    /// shorter segment absorbs the start of the next one (which is split), unless the next is
+    /// shorter segment absorbs the next one or its start (which is split), and no more: the
+    /// size is capped at the two segments' sum. Nothing merges if the next is
     /// SACKed or differs in its lost mark ("avoid to merge different packet for this
     /// retransmission if flags are different"). Merging keeps the retransmitted mark only
     /// if both parts had it (`MergeItems`); the retransmission then marks the whole segment.
@@ -454,14 +489,10 @@ impl Scoreboard {
         // Segment boundaries change: the SACK cache's "wholly inside" no longer holds.
         self.sack_cache_len = 0;
         let mut merged = cur;
-        while merged.len < want {
-            let Some(next) = self.segs.get(pos + 1).copied() else {
-                break;
-            };
-            // ns-3 checks the next segment's flags; ccsim also stops at any later segment whose
-            // marks differ, where ns-3 (asserts compiled out) would merge them inconsistently.
+        // ns-3 caps the size at this segment plus the next one: at most two merge.
+        if let Some(next) = self.segs.get(pos + 1).copied() {
             if next.sacked || next.lost != merged.lost {
-                break;
+                return cur.len;
             }
             let take = (want - merged.len).min(next.len);
             if take < next.len {
@@ -558,6 +589,25 @@ mod tests {
             sb.on_cumulative_ack(6000);
             assert_eq!(sb.bytes_in_flight(), 4000);
         }
+    }
+
+    /// ns-3.44 `GetTransmittedSegment` caps the size at the segment plus the next one, so a
+    /// short segment followed by another short one is resent short (seed 002 over IPv4
+    /// fragments: 9488 B + 240 B go out as 9728 B, not as 10 000 B).
+    #[test]
+    fn a_recut_merges_at_most_two_segments() {
+        let mut sb = Scoreboard::new(3);
+        let sizes = [600, 200, 1000, 1000, 1000, 1000];
+        let mut seq = 0;
+        for len in sizes {
+            sb.on_new_segment(seq, len, Time::ZERO);
+            seq += len as u64;
+        }
+        sb.on_sack(&[(1800, 4800)]);
+        assert_eq!(sb.recut(0, 1000), 800);
+        sb.on_retransmit(0, Time::ZERO);
+        // The third segment is whole again and next in line.
+        assert_eq!(sb.next_lost(), Some((800, 1000)));
     }
 
     /// ns-3.44 `GetTransmittedSegment`: a short lost segment is resent as a whole MSS by

@@ -425,7 +425,7 @@ impl TcpSender {
         let safe_ack = ack > old_una
             && ack < self.recover
             && self.tcb.cong_state == CongState::Recovery
-            && self.sb.acks_retransmitted_data(ack);
+            && self.sb.retransmission_ends_at(ack);
         self.recovery.set_safe_ack(safe_ack);
         let (newly_acked, _) = self.sb.on_cumulative_ack_with(ack, |s| {
             if let Some(r) = rate.as_mut() {
@@ -606,13 +606,9 @@ impl TcpSender {
                 }
                 self.refresh_in_flight();
                 // "If the packet is already retransmitted do not retransmit it": no
-                // `DoRetransmit` when the segment at the new SND.UNA is an un-SACKed
-                // retransmission ending one MSS later (`IsRetransmittedDataAcked(ack + MSS)`).
-                let head_in_retransmission = self
-                    .sb
-                    .head()
-                    .is_some_and(|h| h.retransmitted && !h.sacked && h.len == mss);
-                if !head_in_retransmission {
+                // `DoRetransmit` when an un-SACKed retransmission ends one MSS past the new
+                // SND.UNA (`IsRetransmittedDataAcked(ack + MSS)`).
+                if !self.sb.retransmission_ends_at(ack + mss as u64) {
                     self.force_next_seg = true;
                 }
             } else if self.sb.head().is_some_and(|s| !s.retransmitted) {

@@ -1,0 +1,353 @@
+//! IPv4 fragmentation and reassembly (RFC 791 §3.2), with the rules of ns-3's
+//! `Ipv4L3Protocol` (`DoFragmentation`, `ProcessFragment` and its `Fragments` class).
+//!
+//! A datagram larger than a link's MTU leaves as fragments; each fragment is a packet of its
+//! own on every later link and queue, and the destination reassembles them. Three ns-3 rules
+//! shape what TCP sees when fragments are lost:
+//!
+//! - **Incomplete datagrams wait 30 s** (`FragmentExpirationTimeout`) before they are
+//!   discarded, keyed by (source, destination, protocol, identification).
+//! - **The identification is a 16-bit counter** per (source, destination, protocol), so it
+//!   wraps every 65 536 datagrams; a new datagram with the key of an incomplete one joins it.
+//! - **The first fragment at each offset wins** (`Fragments::GetPacket`: "We do not overwrite
+//!   the old with the new"). A datagram that completes a stale set is therefore delivered
+//!   with the stale datagram's first fragment, i.e. its TCP header: the receiver gets a
+//!   segment it already has, and the new segment is lost. At line rate a lossy burst comes
+//!   back as a second burst of losses one identification wrap later.
+//!
+//! Linux (RFC 4963 §4) avoids the last two with per-destination identifiers, a 64-datagram
+//! disorder limit and overlap rejection; ns-3 models none of them.
+
+use crate::packet::{NodeId, Packet, PacketArena, PacketId, IPV4_HEADER_BYTES};
+use ccsim_core::Time;
+use std::collections::HashMap;
+
+/// ns-3's `Ipv4L3Protocol::FragmentExpirationTimeout` default.
+pub const FRAGMENT_TIMEOUT: Time = Time::from_secs(30);
+
+/// The fragments of `p` for a link whose IP MTU is `mtu` (ns-3 `DoFragmentation`): payloads
+/// of `(mtu − 20)` rounded down to 8 bytes, the last one shorter; a fragment being
+/// fragmented again keeps its offset and its MF flag on the last piece. `p` must be larger
+/// than `mtu`, and `mtu` at least 28.
+pub fn fragment(p: &Packet, mtu: u32, mut emit: impl FnMut(Packet)) {
+    debug_assert!(p.ip_bytes > mtu && mtu >= IPV4_HEADER_BYTES + 8);
+    let payload = p.ip_bytes - IPV4_HEADER_BYTES;
+    let chunk = (mtu - IPV4_HEADER_BYTES) & !7;
+    let mut offset = 0;
+    loop {
+        let more = payload > offset + chunk;
+        let len = if more { chunk } else { payload - offset };
+        let mut f = *p;
+        f.ip_bytes = IPV4_HEADER_BYTES + len;
+        f.ip.frag_offset = p.ip.frag_offset + offset;
+        f.ip.more_fragments = more || p.ip.more_fragments;
+        emit(f);
+        offset += len;
+        if !more {
+            return;
+        }
+    }
+}
+
+/// One fragment waiting for the rest of its datagram.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    offset: u32,
+    len: u32,
+    packet: PacketId,
+}
+
+/// The fragments received under one key, in offset order; among equal offsets, in arrival
+/// order.
+#[derive(Debug)]
+struct FragmentSet {
+    created: Time,
+    pieces: Vec<Piece>,
+    /// MF flag of the piece with the highest offset (ns-3 `m_moreFragment`).
+    more: bool,
+}
+
+impl FragmentSet {
+    /// ns-3 `Fragments::AddFragment`: after every piece at the same or a lower offset.
+    fn add(&mut self, piece: Piece, more: bool) {
+        let at = self
+            .pieces
+            .iter()
+            .position(|q| q.offset > piece.offset)
+            .unwrap_or(self.pieces.len());
+        if at == self.pieces.len() {
+            self.more = more;
+        }
+        self.pieces.insert(at, piece);
+    }
+
+    /// ns-3 `Fragments::IsEntire`: the last piece is in and there is no gap.
+    fn is_entire(&self) -> bool {
+        if self.more || self.pieces.is_empty() {
+            return false;
+        }
+        let mut end = 0;
+        for q in &self.pieces {
+            if end < q.offset {
+                return false;
+            }
+            end = end.max(q.offset + q.len);
+        }
+        true
+    }
+
+    /// Payload bytes of the reassembled datagram: the pieces joined without overlap.
+    fn payload_len(&self) -> u32 {
+        self.pieces
+            .iter()
+            .map(|q| q.offset + q.len)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Counters of a [`Reassembly`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReassemblyStats {
+    /// Datagrams delivered whole.
+    pub datagrams: u64,
+    /// Of those, delivered with the header of an older datagram that had the same
+    /// identification (a stale set completed by a new datagram).
+    pub stale: u64,
+    /// Incomplete sets discarded after [`FRAGMENT_TIMEOUT`].
+    pub expired: u64,
+}
+
+/// Reassembly buffers of every destination, keyed as ns-3 keys them.
+#[derive(Default)]
+pub struct Reassembly {
+    sets: HashMap<(NodeId, NodeId, u16), FragmentSet>,
+    /// Emptied piece lists, reused so that steady state allocates nothing.
+    spare: Vec<Vec<Piece>>,
+    pub stats: ReassemblyStats,
+}
+
+impl Reassembly {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Incomplete datagrams held now.
+    pub fn pending(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Takes the fragment `id` (still in `arena`) at its destination. Returns the datagram
+    /// it completes, or `None` while fragments are missing. Every fragment of a completed or
+    /// expired set is removed from `arena`.
+    pub fn add(&mut self, now: Time, id: PacketId, arena: &mut PacketArena) -> Option<Packet> {
+        let p = *arena.get(id);
+        let key = (p.src, p.dst, p.ip.id);
+        if self
+            .sets
+            .get(&key)
+            .is_some_and(|s| now >= s.created + FRAGMENT_TIMEOUT)
+        {
+            let set = self.sets.remove(&key).unwrap();
+            self.stats.expired += 1;
+            self.release(set, arena);
+        }
+        let spare = &mut self.spare;
+        let set = self.sets.entry(key).or_insert_with(|| FragmentSet {
+            created: now,
+            pieces: spare.pop().unwrap_or_default(),
+            more: true,
+        });
+        let piece = Piece {
+            offset: p.ip.frag_offset,
+            len: p.ip_bytes - IPV4_HEADER_BYTES,
+            packet: id,
+        };
+        set.add(piece, p.ip.more_fragments);
+        if !set.is_entire() {
+            return None;
+        }
+        let set = self.sets.remove(&key).unwrap();
+        let head = *arena.get(set.pieces[0].packet);
+        let payload = set.payload_len();
+        let mut whole = head;
+        whole.ip_bytes = IPV4_HEADER_BYTES + payload;
+        whole.ip.frag_offset = 0;
+        whole.ip.more_fragments = false;
+        whole.tcp.payload = payload.saturating_sub(head.tcp.header_bytes());
+        self.stats.datagrams += 1;
+        if set.pieces.iter().any(|q| arena.get(q.packet).tcp != p.tcp) {
+            self.stats.stale += 1;
+        }
+        self.release(set, arena);
+        Some(whole)
+    }
+
+    fn release(&mut self, mut set: FragmentSet, arena: &mut PacketArena) {
+        for q in set.pieces.drain(..) {
+            arena.remove(q.packet);
+        }
+        self.spare.push(set.pieces);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{IpHeader, TcpFlags, TcpSegment};
+
+    /// A 10 kB data segment: 10 000 B payload + 32 B TCP header (timestamps) + 20 B IP.
+    fn segment(seq: u64, id: u16) -> Packet {
+        Packet {
+            src: NodeId(0),
+            dst: NodeId(1),
+            flow: 0,
+            to_receiver: true,
+            ip_bytes: 10_052,
+            ip: IpHeader {
+                id,
+                ..Default::default()
+            },
+            tcp: TcpSegment {
+                flags: TcpFlags(TcpFlags::ACK),
+                seq,
+                payload: 10_000,
+                timestamps: true,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn fragments(p: &Packet, mtu: u32) -> Vec<Packet> {
+        let mut v = Vec::new();
+        fragment(p, mtu, |f| v.push(f));
+        v
+    }
+
+    #[test]
+    fn ten_kilobytes_at_mtu_1500_make_seven_fragments() {
+        let f = fragments(&segment(0, 7), 1500);
+        let sizes: Vec<u32> = f.iter().map(|f| f.ip_bytes).collect();
+        // 10 032 B of IP payload: six 1480 B pieces and 1152 B.
+        assert_eq!(sizes, [1500, 1500, 1500, 1500, 1500, 1500, 1172]);
+        let offsets: Vec<u32> = f.iter().map(|f| f.ip.frag_offset).collect();
+        assert_eq!(offsets, [0, 1480, 2960, 4440, 5920, 7400, 8880]);
+        assert!(f[..6].iter().all(|f| f.ip.more_fragments));
+        assert!(!f[6].ip.more_fragments);
+        assert!(f.iter().all(|f| f.ip.id == 7 && f.ip.is_fragment()));
+    }
+
+    #[test]
+    fn payload_per_fragment_is_a_multiple_of_eight() {
+        // MTU 1006: 986 B rounds down to 984.
+        let f = fragments(&segment(0, 0), 1006);
+        assert_eq!(f[0].ip_bytes, 1004);
+        assert_eq!(f[1].ip.frag_offset, 984);
+    }
+
+    #[test]
+    fn refragmenting_a_fragment_keeps_offset_and_mf() {
+        let first = fragments(&segment(0, 0), 1500)[0];
+        let f = fragments(&first, 600);
+        let offsets: Vec<u32> = f.iter().map(|f| f.ip.frag_offset).collect();
+        assert_eq!(offsets, [0, 576, 1152]);
+        // The original fragment had MF set, so its last piece keeps it.
+        assert!(f.iter().all(|f| f.ip.more_fragments));
+    }
+
+    fn arrive(r: &mut Reassembly, a: &mut PacketArena, now: Time, f: Packet) -> Option<Packet> {
+        let id = a.insert(f);
+        r.add(now, id, a)
+    }
+
+    #[test]
+    fn reassembles_in_any_order_and_frees_every_fragment() {
+        let mut a = PacketArena::new();
+        let mut r = Reassembly::new();
+        let mut f = fragments(&segment(5000, 1), 1500);
+        f.swap(0, 6);
+        f.swap(2, 4);
+        let mut out = None;
+        for (i, x) in f.into_iter().enumerate() {
+            out = arrive(&mut r, &mut a, Time::ZERO, x);
+            assert_eq!(out.is_some(), i == 6);
+        }
+        let p = out.unwrap();
+        assert_eq!(
+            (p.ip_bytes, p.tcp.seq, p.tcp.payload),
+            (10_052, 5000, 10_000)
+        );
+        assert!(!p.ip.is_fragment());
+        assert_eq!(a.live(), 0);
+        assert_eq!(r.pending(), 0);
+        assert_eq!(r.stats.datagrams, 1);
+        assert_eq!(r.stats.stale, 0);
+    }
+
+    #[test]
+    fn missing_fragment_leaves_the_datagram_pending() {
+        let mut a = PacketArena::new();
+        let mut r = Reassembly::new();
+        let f = fragments(&segment(0, 1), 1500);
+        for x in f.iter().filter(|x| x.ip.frag_offset != 4440) {
+            assert!(arrive(&mut r, &mut a, Time::ZERO, *x).is_none());
+        }
+        assert_eq!(r.pending(), 1);
+        assert_eq!(a.live(), 6);
+    }
+
+    #[test]
+    fn identification_wrap_delivers_the_stale_header() {
+        // Datagram A (seq 0) loses its tail; 65 536 datagrams later B (seq 999 990 000)
+        // reuses the identification. B completes A's set, and ns-3 keeps A's first fragment:
+        // the receiver gets seq 0 again and B's data is gone.
+        let mut a = PacketArena::new();
+        let mut r = Reassembly::new();
+        for x in &fragments(&segment(0, 42), 1500)[..4] {
+            assert!(arrive(&mut r, &mut a, Time::ZERO, *x).is_none());
+        }
+        let later = Time::from_secs(4);
+        let b = fragments(&segment(999_990_000, 42), 1500);
+        let mut out = None;
+        for (i, x) in b.into_iter().enumerate() {
+            out = arrive(&mut r, &mut a, later, x);
+            assert_eq!(out.is_some(), i == 6, "fragment {i}");
+        }
+        let p = out.unwrap();
+        assert_eq!(p.tcp.seq, 0);
+        assert_eq!(p.ip_bytes, 10_052);
+        assert_eq!(r.stats.stale, 1);
+        assert_eq!(a.live(), 0);
+    }
+
+    #[test]
+    fn stale_set_without_its_first_fragment_does_not_hide_the_new_header() {
+        let mut a = PacketArena::new();
+        let mut r = Reassembly::new();
+        for x in &fragments(&segment(0, 42), 1500)[3..5] {
+            arrive(&mut r, &mut a, Time::ZERO, *x);
+        }
+        let mut out = None;
+        for x in fragments(&segment(777, 42), 1500) {
+            out = arrive(&mut r, &mut a, Time::from_secs(1), x);
+        }
+        assert_eq!(out.unwrap().tcp.seq, 777);
+    }
+
+    #[test]
+    fn incomplete_sets_expire_after_thirty_seconds() {
+        let mut a = PacketArena::new();
+        let mut r = Reassembly::new();
+        for x in &fragments(&segment(0, 42), 1500)[..4] {
+            arrive(&mut r, &mut a, Time::ZERO, *x);
+        }
+        let mut out = None;
+        for x in fragments(&segment(777, 42), 1500) {
+            out = arrive(&mut r, &mut a, FRAGMENT_TIMEOUT, x);
+        }
+        assert_eq!(out.unwrap().tcp.seq, 777);
+        assert_eq!(r.stats.expired, 1);
+        assert_eq!(r.stats.stale, 0);
+        assert_eq!(a.live(), 0);
+    }
+}
