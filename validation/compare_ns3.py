@@ -52,6 +52,8 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
             "rcv_buf": f"{s['snd_rcv_buf_bytes']}B",
         },
         "dumbbell": {
+            # Every device's MTU; only case S4F's (1500 B) is below a segment's size.
+            "mtu": s["mtu"],
             "bottleneck": {
                 "rate": f"{s['bottleneck_rate_bps']}bps",
                 "delay": f"{s['bottleneck_delay_ms']}ms",

@@ -136,6 +136,22 @@ CASES: dict[str, dict[str, str]] = {
         "rateChange": "5:610000000,10:1650000000",
         "bufSize": "6553600",
     },
+    # S4 with seed 002's Internet-link MTU of 1500 B (Table 1): every 10 kB segment leaves
+    # the sender as seven IPv4 fragments, the 4 MB queue holds 2667 fragments, and the
+    # receiver reassembles with ns-3's 16-bit identification and 30 s expiry. BBR struggles
+    # after the rate comes back, as in the paper's Fig. 3 (docs/radio.md).
+    "S4F": {
+        "flows": "1",
+        "bottleneckRate": "1650000000",
+        "bottleneckDelay": "12.5",
+        "mss": "10000",
+        "mtu": "1500",
+        "allowFragments": "1",
+        "queuePackets": "2667",
+        "duration": "15",
+        "rateChange": "5:610000000,10:1650000000",
+        "bufSize": "6553600",
+    },
 }
 
 

@@ -88,9 +88,6 @@ impl CellConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
     Accepted,
-    /// Some IP fragments fitted and some did not ([`RlcConfig::ip_mtu_bytes`]): the packet
-    /// takes buffer space and air time but is lost at reassembly (counted as a drop).
-    Damaged,
     /// The RLC buffer was full (counted as a drop).
     Dropped,
 }
@@ -104,9 +101,6 @@ pub enum LossReason {
     HandoverFlush,
     /// Forwarded over X2 but the target's buffer was full.
     ForwardOverflow,
-    /// A fragment was dropped at the RLC buffer; the rest arrived and was discarded at
-    /// reassembly (already counted as an RLC drop at admission).
-    Fragment,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +192,7 @@ impl Cell {
             attached: false,
             available_from: Time::ZERO,
             ready_at: Time::ZERO,
-            buffer: RlcBuffer::with_ip_mtu(config.rlc.buffer_bytes, config.rlc.ip_mtu_bytes),
+            buffer: RlcBuffer::new(config.rlc.buffer_bytes),
             se: 0.0,
             sinr_db: f64::NEG_INFINITY,
             last_delivery: Time::ZERO,
@@ -250,8 +244,8 @@ impl Cell {
 
     /// Detaches `ue`, handing its buffered packets (oldest first) to `f`. Returns the UE's
     /// in-sequence delivery point, to pass to the target's [`Cell::attach`].
-    /// `f` gets `(packet, ip_bytes, damaged)` as [`RlcBuffer::drain`].
-    pub fn detach(&mut self, ue: usize, f: impl FnMut(u32, u32, bool)) -> Time {
+    /// `f` gets `(packet, bytes)` as [`RlcBuffer::drain`].
+    pub fn detach(&mut self, ue: usize, f: impl FnMut(u32, u32)) -> Time {
         let u = &mut self.ues[ue];
         u.attached = false;
         u.buffer.drain(f);
@@ -285,7 +279,6 @@ impl Cell {
         let was_empty = u.buffer.is_empty();
         let admission = match u.buffer.enqueue(packet, bytes) {
             RlcAdmission::Accepted => Admission::Accepted,
-            RlcAdmission::Damaged => Admission::Damaged,
             RlcAdmission::Dropped => Admission::Dropped,
         };
         if admission != Admission::Accepted {
@@ -408,14 +401,7 @@ impl Cell {
                 if seg.last {
                     c.tx_packets += 1;
                     c.retx_packets += retx;
-                    if seg.damaged {
-                        out.push(Delivery {
-                            packet: seg.packet,
-                            ue: ue as u32,
-                            at: done,
-                            outcome: Outcome::Lost(LossReason::Fragment),
-                        });
-                    } else if *head_lost {
+                    if *head_lost {
                         c.lost_packets += 1;
                         out.push(Delivery {
                             packet: seg.packet,
@@ -549,31 +535,6 @@ mod tests {
     }
 
     #[test]
-    fn a_packet_that_lost_a_fragment_takes_air_time_and_is_lost() {
-        let mut cfg = no_harq();
-        cfg.rlc.buffer_bytes = 5_000;
-        cfg.rlc.ip_mtu_bytes = Some(1500);
-        let mut c = Cell::new(0, cfg, 1, 1);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel(0, 10.0);
-        assert_eq!(c.enqueue(Time::ZERO, 0, 1, 10_052), Admission::Damaged);
-        assert_eq!(c.enqueue(Time::ZERO, 0, 2, 400), Admission::Accepted);
-        assert_eq!(c.counters().dropped_packets, 1);
-        let mut out = Vec::new();
-        c.poll(Time::from_millis(5), &mut out);
-        let outcomes: Vec<_> = out.iter().map(|d| (d.packet, d.outcome)).collect();
-        assert_eq!(
-            outcomes,
-            vec![
-                (1, Outcome::Lost(LossReason::Fragment)),
-                (2, Outcome::Delivered)
-            ]
-        );
-        // The damaged packet's fragments were sent over the air.
-        assert_eq!(c.ue_probe(0).delivered_bytes, 4_900);
-    }
-
-    #[test]
     fn data_waiting_through_an_outage_is_sent_from_the_channel_update_on() {
         let mut c = Cell::new(0, no_harq(), 1, 1);
         c.attach(0, Time::ZERO, Time::ZERO);
@@ -673,7 +634,7 @@ mod tests {
             src.enqueue(Time::ZERO, 0, p, 1000);
         }
         let mut moved = Vec::new();
-        let last = src.detach(0, |p, b, _| moved.push((p, b)));
+        let last = src.detach(0, |p, b| moved.push((p, b)));
         assert_eq!(moved, vec![(0, 1000), (1, 1000), (2, 1000)]);
         assert!(!src.is_attached(0));
         let avail = Time::from_millis(5);

@@ -281,7 +281,7 @@ pub struct RadioNetwork {
     busy_at_last_update: Vec<u64>,
     next_channel_update: Time,
     next_measurement: Time,
-    scratch_packets: Vec<(u32, u32, bool)>,
+    scratch_packets: Vec<(u32, u32)>,
     scratch_sinr: Vec<f64>,
     log: Vec<HandoverRecord>,
 }
@@ -567,7 +567,7 @@ impl RadioNetwork {
         }
         self.scratch_packets.clear();
         let scratch = &mut self.scratch_packets;
-        let last = self.cells[from].detach(u, |p, b, damaged| scratch.push((p, b, damaged)));
+        let last = self.cells[from].detach(u, |p, b| scratch.push((p, b)));
         let forward = self.handover.x2_forwarding;
         let x2 = Time::from_micros(self.handover.x2_latency_us);
         let available = now
@@ -580,11 +580,8 @@ impl RadioNetwork {
         let sinr = self.ues[u].sinr_db[to];
         self.cells[to].set_channel(u, sinr);
         let (mut forwarded, mut lost) = (0u32, 0u32);
-        for &(p, b, damaged) in &self.scratch_packets {
-            let outcome = if damaged {
-                // Forwarded or not, it cannot be reassembled.
-                Some(LossReason::Fragment)
-            } else if !forward {
+        for &(p, b) in &self.scratch_packets {
+            let outcome = if !forward {
                 Some(LossReason::HandoverFlush)
             } else if self.cells[to].enqueue(now, u, p, b) == Admission::Dropped {
                 Some(LossReason::ForwardOverflow)

@@ -48,14 +48,6 @@ pub struct RlcConfig {
     /// Probability that a TB is lost despite HARQ/ARQ (residual loss seen by TCP).
     #[serde(default)]
     pub residual_loss: f64,
-    /// IP MTU of the wired path into the RAN (bytes). A larger packet arrives as IPv4
-    /// fragments (RFC 791 §2.3: 20-byte header each, payload a multiple of 8 bytes), and each
-    /// fragment is an RLC SDU admitted on its own, as ns-3's `LteRlcAm::DoTransmitPdcpPdu`
-    /// admits SDUs. A packet that loses a fragment at the buffer is lost, but its admitted
-    /// fragments still take buffer space and air time (they are discarded at reassembly).
-    /// `None`: no fragmentation (the packet is one SDU).
-    #[serde(default)]
-    pub ip_mtu_bytes: Option<u32>,
 }
 
 fn default_mode() -> RlcMode {
@@ -79,7 +71,6 @@ impl Default for RlcConfig {
             retx_delay_us: default_retx_delay(),
             max_retx: default_max_retx(),
             residual_loss: 0.0,
-            ip_mtu_bytes: None,
         }
     }
 }
@@ -212,44 +203,28 @@ pub struct Segment {
     pub first: bool,
     /// This segment holds the packet's last byte: the packet is complete once its TBs arrive.
     pub last: bool,
-    /// The packet lost a fragment at admission: it is discarded at reassembly.
-    pub damaged: bool,
 }
 
 /// How a packet fared at the RLC buffer's drop-tail admission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RlcAdmission {
-    /// Every byte (every fragment) was admitted.
     Accepted,
-    /// Some fragments were admitted and some dropped: the packet will be lost at reassembly.
-    Damaged,
-    /// Nothing was admitted.
     Dropped,
 }
 
-/// One packet in the buffer: the fragments of it that were admitted, back to back.
+/// One packet (RLC SDU) in the buffer. An IPv4 fragment (from a wired link with an `mtu`) is
+/// an SDU of its own, admitted or dropped alone, as ns-3's `LteRlcAm::DoTransmitPdcpPdu` does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Sdu {
     packet: u32,
-    /// The packet's size as it arrived (what a handover forwards).
-    ip_bytes: u32,
-    /// Bytes in the buffer: the admitted fragments with their IP headers.
     bytes: u32,
-    /// A fragment was dropped.
-    damaged: bool,
 }
 
-/// IPv4 header size, repeated in every fragment.
-const IPV4_HEADER: u32 = 20;
-
-/// Per-UE RLC transmit buffer: a FIFO of packets with drop-tail admission, per IP fragment
-/// when an MTU is set.
+/// Per-UE RLC transmit buffer: a FIFO of packets with drop-tail admission.
 #[derive(Clone, Debug)]
 pub struct RlcBuffer {
     queue: VecDeque<Sdu>,
     limit_bytes: u64,
-    /// Fragment payload size (a multiple of 8), when packets are fragmented.
-    fragment_payload: Option<u32>,
     /// Unsent bytes (the head packet counts only its unsent part).
     bytes: u64,
     /// Bytes of the head packet already sent.
@@ -265,20 +240,12 @@ impl RlcBuffer {
         RlcBuffer {
             queue: VecDeque::with_capacity((limit_bytes / 1500).clamp(16, 1 << 15) as usize),
             limit_bytes,
-            fragment_payload: None,
             bytes: 0,
             head_sent: 0,
             drops: 0,
             dropped_bytes: 0,
             max_bytes: 0,
         }
-    }
-
-    /// A buffer whose packets arrive fragmented to `ip_mtu` bytes ([`RlcConfig::ip_mtu_bytes`]).
-    pub fn with_ip_mtu(limit_bytes: u64, ip_mtu: Option<u32>) -> Self {
-        let mut b = RlcBuffer::new(limit_bytes);
-        b.fragment_payload = ip_mtu.map(|m| (m.saturating_sub(IPV4_HEADER) / 8 * 8).max(8));
-        b
     }
 
     pub fn limit_bytes(&self) -> u64 {
@@ -295,49 +262,17 @@ impl RlcBuffer {
         self.queue.is_empty()
     }
 
-    /// Drop-tail admission of a packet of `bytes` (IP) bytes, fragment by fragment. All
-    /// fragments arrive together (the wired path is far faster than a slot), so the admitted
-    /// ones are contiguous in the FIFO and are kept as one entry.
+    /// Drop-tail admission of a packet of `bytes` (IP) bytes.
     pub fn enqueue(&mut self, packet: u32, bytes: u32) -> RlcAdmission {
-        let (mut admitted, mut dropped) = (0u32, 0u32);
-        let mut admit = |size: u32, buffered: u64| {
-            if buffered + (admitted + size) as u64 <= self.limit_bytes {
-                admitted += size;
-            } else {
-                dropped += size;
-            }
-        };
-        match self.fragment_payload {
-            Some(payload) if bytes > payload + IPV4_HEADER => {
-                let mut left = bytes.saturating_sub(IPV4_HEADER);
-                while left > 0 {
-                    let chunk = left.min(payload);
-                    admit(IPV4_HEADER + chunk, self.bytes);
-                    left -= chunk;
-                }
-            }
-            _ => admit(bytes, self.bytes),
-        }
-        if dropped > 0 {
+        if self.bytes + bytes as u64 > self.limit_bytes {
             self.drops += 1;
-            self.dropped_bytes += dropped as u64;
-        }
-        if admitted == 0 {
+            self.dropped_bytes += bytes as u64;
             return RlcAdmission::Dropped;
         }
-        self.queue.push_back(Sdu {
-            packet,
-            ip_bytes: bytes,
-            bytes: admitted,
-            damaged: dropped > 0,
-        });
-        self.bytes += admitted as u64;
+        self.queue.push_back(Sdu { packet, bytes });
+        self.bytes += bytes as u64;
         self.max_bytes = self.max_bytes.max(self.bytes);
-        if dropped > 0 {
-            RlcAdmission::Damaged
-        } else {
-            RlcAdmission::Accepted
-        }
+        RlcAdmission::Accepted
     }
 
     /// Takes up to `budget` bytes from the head, segmenting the last packet if needed, and
@@ -348,8 +283,6 @@ impl RlcBuffer {
             let Some(&Sdu {
                 packet,
                 bytes: size,
-                damaged,
-                ..
             }) = self.queue.front()
             else {
                 break;
@@ -363,7 +296,6 @@ impl RlcBuffer {
                 bytes: n as u32,
                 first,
                 last,
-                damaged,
             });
             taken += n;
             self.bytes -= n;
@@ -377,12 +309,11 @@ impl RlcBuffer {
         taken
     }
 
-    /// Removes every packet (oldest first) as `(packet, ip_bytes, damaged)`, e.g. for X2
-    /// forwarding at handover. A partly sent head packet is handed over whole (PDCP forwards
-    /// whole SDUs).
-    pub fn drain(&mut self, mut f: impl FnMut(u32, u32, bool)) {
+    /// Removes every packet (oldest first) as `(packet, bytes)`, e.g. for X2 forwarding at
+    /// handover. A partly sent head packet is handed over whole (PDCP forwards whole SDUs).
+    pub fn drain(&mut self, mut f: impl FnMut(u32, u32)) {
         while let Some(sdu) = self.queue.pop_front() {
-            f(sdu.packet, sdu.ip_bytes, sdu.damaged);
+            f(sdu.packet, sdu.bytes);
         }
         self.bytes = 0;
         self.head_sent = 0;
@@ -407,28 +338,6 @@ mod tests {
     }
 
     #[test]
-    fn fragments_are_admitted_one_by_one() {
-        // A 10 052-byte IP packet over a 1500-byte MTU: 6 fragments of 20 + 1480 bytes and
-        // one of 20 + 1152 (RFC 791), 10 172 bytes in all.
-        let mut b = RlcBuffer::with_ip_mtu(1 << 20, Some(1500));
-        assert_eq!(b.enqueue(1, 10_052), RlcAdmission::Accepted);
-        assert_eq!(b.bytes(), 10_172);
-        // Room for three whole fragments: the packet is damaged, the three stay buffered.
-        let mut b = RlcBuffer::with_ip_mtu(5_000, Some(1500));
-        assert_eq!(b.enqueue(1, 10_052), RlcAdmission::Damaged);
-        assert_eq!((b.bytes(), b.drops, b.dropped_bytes), (4_500, 1, 5_672));
-        // A small packet still fits behind it; a packet needing more than the rest does not.
-        assert_eq!(b.enqueue(2, 400), RlcAdmission::Accepted);
-        assert_eq!(b.enqueue(3, 10_052), RlcAdmission::Dropped);
-        let mut segs = Vec::new();
-        b.take(u64::MAX, |s| segs.push((s.packet, s.bytes, s.damaged)));
-        assert_eq!(segs, vec![(1, 4_500, true), (2, 400, false)]);
-        // Without an MTU the packet is one SDU, admitted or dropped whole.
-        let mut b = RlcBuffer::new(5_000);
-        assert_eq!(b.enqueue(1, 10_052), RlcAdmission::Dropped);
-    }
-
-    #[test]
     fn segmentation_and_drain() {
         let mut b = RlcBuffer::new(1 << 20);
         for p in 0..3 {
@@ -444,14 +353,12 @@ mod tests {
                     bytes: 1000,
                     first: true,
                     last: true,
-                    damaged: false
                 },
                 Segment {
                     packet: 1,
                     bytes: 500,
                     first: true,
                     last: false,
-                    damaged: false
                 },
             ]
         );
@@ -465,7 +372,6 @@ mod tests {
                 bytes: 500,
                 first: false,
                 last: true,
-                damaged: false
             }
         );
         assert_eq!(
@@ -475,11 +381,10 @@ mod tests {
                 bytes: 100,
                 first: true,
                 last: false,
-                damaged: false
             }
         );
         let mut drained = Vec::new();
-        b.drain(|p, s, _| drained.push((p, s)));
+        b.drain(|p, s| drained.push((p, s)));
         assert_eq!(drained, vec![(2, 1000)]);
         assert_eq!(b.bytes(), 0);
         assert!(b.is_empty());

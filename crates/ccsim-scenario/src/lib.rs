@@ -22,7 +22,7 @@ pub use load::{scenario_from_json, scenario_from_toml};
 pub use metrics::Summary;
 
 use ccsim_core::Time;
-use metrics::{flow_summary, jain_index, FlowSeries, QueueSeries, QueueSummary};
+use metrics::{flow_summary, jain_index, FlowSeries, QueueSeries, QueueSummary, ReassemblySummary};
 use world::World;
 
 /// All flows' delivered bytes over [earliest flow start, `end`], in Mb/s: never more than
@@ -155,6 +155,15 @@ impl Simulation {
             queues,
             events: w.events_processed(),
             radio: w.radio.as_ref().map(|g| g.summary()),
+            ip_reassembly: {
+                let r = &w.reassembly;
+                (r.stats.datagrams > 0 || r.pending() > 0).then(|| ReassemblySummary {
+                    datagrams: r.stats.datagrams,
+                    stale: r.stats.stale,
+                    expired: r.stats.expired,
+                    pending: r.pending() as u64,
+                })
+            },
         }
     }
 }

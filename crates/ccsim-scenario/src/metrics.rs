@@ -185,6 +185,23 @@ pub struct Summary {
     /// Radio counters, handovers and NLOS intervals (scenarios with radio or trace links).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio_glue::RadioSummary>,
+    /// IPv4 reassembly counters, when some link fragmented packets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ip_reassembly: Option<ReassemblySummary>,
+}
+
+/// IPv4 reassembly at the destinations ([`ccsim_net::fragment`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct ReassemblySummary {
+    /// Datagrams delivered whole.
+    pub datagrams: u64,
+    /// Of those, delivered with the TCP header of an older datagram that had the same
+    /// identification (the newer segment is lost).
+    pub stale: u64,
+    /// Incomplete datagrams discarded after 30 s.
+    pub expired: u64,
+    /// Incomplete datagrams held at the end of the run.
+    pub pending: u64,
 }
 
 pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {

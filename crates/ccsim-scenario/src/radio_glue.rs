@@ -123,8 +123,6 @@ impl Ran {
                         LossReason::Radio => c.lost_radio += 1,
                         LossReason::HandoverFlush => c.lost_handover_flush += 1,
                         LossReason::ForwardOverflow => c.lost_forward_overflow += 1,
-                        // Counted in `rlc_drops` when the fragment was dropped.
-                        LossReason::Fragment => {}
                     }
                 }
             }
@@ -440,9 +438,6 @@ impl RadioGlue {
                 let bytes = packets.get(id).ip_bytes;
                 match r.ran.enqueue(now, u, id.0, bytes) {
                     Admission::Accepted => {}
-                    // Lost at reassembly: the packet leaves the arena when its admitted
-                    // fragments have crossed the air.
-                    Admission::Damaged => r.counters[u as usize].rlc_drops += 1,
                     Admission::Dropped => {
                         packets.remove(id);
                         r.counters[u as usize].rlc_drops += 1;

@@ -281,12 +281,6 @@ fn validate_technology(t: &TechnologyConfig, key: &str) -> Result<(), ScenarioEr
         p("cell.rlc.residual_loss"),
         || format!("must be in [0, 1), got {}", r.residual_loss),
     )?;
-    if let Some(mtu) = r.ip_mtu_bytes {
-        // RFC 791: every IPv4 module must forward 68-byte datagrams unfragmented.
-        check(mtu >= 68, p("cell.rlc.ip_mtu_bytes"), || {
-            format!("must be at least 68 bytes (the IPv4 minimum), got {mtu}")
-        })?;
-    }
     let h = &t.cell.harq;
     for (k, v) in [("bler", h.bler), ("retx_bler", h.retx_bler)] {
         check(
@@ -545,9 +539,5 @@ dst = "ue0"
         assert_eq!(e.path, "radio.connectivity");
         let e = scenario_from_toml(MINI, &["radio.mmwave.cell.harq.bler=1.5".into()]).unwrap_err();
         assert_eq!(e.path, "radio.mmwave.cell.harq.bler");
-        let e =
-            scenario_from_toml(MINI, &["radio.lte.cell.rlc.ip_mtu_bytes=40".into()]).unwrap_err();
-        assert_eq!(e.path, "radio.lte.cell.rlc.ip_mtu_bytes");
-        assert!(e.message.contains("at least 68"), "{}", e.message);
     }
 }

@@ -341,3 +341,49 @@ fn rate_trace_logs_one_sample_per_ack_of_a_bbr_flow() {
         .unwrap();
     assert!((15_000_000..=21_000_000).contains(&last), "{last}");
 }
+
+const FRAGMENTED: &str = r#"
+[run]
+duration = "3s"
+[tcp]
+mss = 10000
+snd_buf = "4MB"
+rcv_buf = "4MB"
+[dumbbell]
+mtu = 1500
+[dumbbell.bottleneck]
+rate = "200Mbps"
+delay = "10ms"
+queue = "200p"
+[[flows]]
+cca = "cubic"
+"#;
+
+#[test]
+fn segments_above_the_mtu_travel_as_fragments_and_are_reassembled() {
+    let (s, _) = run(FRAGMENTED, &[]);
+    let f = &s.flows[0];
+    let r = s.ip_reassembly.as_ref().expect("packets were fragmented");
+    // Every delivered segment was put together from its fragments.
+    assert!(r.datagrams * 10_000 >= f.bytes_delivered, "{r:?}");
+    let q = s.queues.iter().find(|q| q.id == "r1->r2").unwrap();
+    // A 10 kB segment is seven fragments on the bottleneck, and its queue counts fragments.
+    assert!(q.tx_packets >= 7 * (f.bytes_delivered / 10_000), "{q:?}");
+    assert!(q.max_packets <= 200 && q.drops > 0);
+    // Datagrams that lost a fragment wait for the rest (30 s): they are still pending.
+    assert!(r.pending > 0 && r.expired == 0, "{r:?}");
+    assert!(f.goodput_mbps > 100.0, "{}", f.goodput_mbps);
+    // Without an MTU the segments are single packets.
+    let (s, _) = run(FRAGMENTED, &["dumbbell.mtu=65535"]);
+    assert!(s.ip_reassembly.is_none());
+}
+
+#[test]
+fn an_mtu_below_the_ipv4_minimum_is_rejected() {
+    let ov = vec!["dumbbell.mtu=40".to_string()];
+    let e = Simulation::new(scenario_from_toml(FRAGMENTED, &ov).unwrap())
+        .err()
+        .unwrap();
+    assert_eq!(e.path, "dumbbell.mtu");
+    assert!(e.message.contains("at least 68"), "{e}");
+}

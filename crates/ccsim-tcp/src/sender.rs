@@ -114,9 +114,19 @@ pub struct TcpSender {
     app_end: u64,
     /// RTT sample taken from the last ACK, if it gave one (for probes and rate samples).
     last_ack_rtt_sample: Option<Time>,
-    /// Data below this sequence number has no RTT record (sent before the last timeout).
-    rtt_history_floor: u64,
+    /// RTT records of first transmissions, oldest first (ns-3 `m_history`).
+    rtt_history: std::collections::VecDeque<RttRecord>,
     pub stats: SenderStats,
+}
+
+/// One first transmission, for RTT sampling (ns-3 `RttHistory`).
+#[derive(Clone, Copy, Debug)]
+struct RttRecord {
+    seq: u64,
+    end: u64,
+    time: Time,
+    /// Data inside it was retransmitted: no sample from it without timestamps (Karn).
+    retx: bool,
 }
 
 impl TcpSender {
@@ -172,7 +182,7 @@ impl TcpSender {
             app_write_after_forced: false,
             sampled_last_ack: false,
             last_ack_rtt_sample: None,
-            rtt_history_floor: 0,
+            rtt_history: std::collections::VecDeque::new(),
             stats: SenderStats::default(),
         }
     }
@@ -394,22 +404,26 @@ impl TcpSender {
         };
 
         // RTT sample, as ns-3.44 `EstimateRtt`: the sender keeps one record per *first*
-        // transmission (none for retransmissions) and drops them all on a timeout; an ACK gives
-        // one sample when it covers the oldest record. With timestamps the sample is the echo
-        // (RFC 7323 makes it unambiguous even for a retransmitted segment); without, the time
-        // since that first transmission.
-        let oldest_record = old_una.max(self.rtt_history_floor);
-        let record_end =
-            oldest_record + (self.tcb.mss as u64).min(self.tcb.high_tx_mark - oldest_record);
-        if ack > old_una && oldest_record < self.tcb.high_tx_mark && ack >= record_end {
-            let sample = if self.cfg.timestamps && seg.timestamps {
-                Some(self.ts_elapsed(now, seg.ts_ecr))
-            } else {
-                self.sb
-                    .head()
-                    .filter(|s| !s.ever_retransmitted)
-                    .map(|s| now - s.last_sent)
+        // transmission (a retransmission inside a record moves its end to the retransmission's
+        // end) and drops them all on a timeout; an ACK gives one sample when it covers the
+        // oldest record. With timestamps the sample is the echo, retransmitted or not (RFC
+        // 7323 makes it unambiguous; the reference's mirror of `m_history`, verified against
+        // ns-3's `LastRtt` trace, takes it so); without, the time since that first
+        // transmission, unless it was retransmitted (Karn).
+        {
+            let sample = match self.rtt_history.front() {
+                Some(h) if ack >= h.end => {
+                    if self.cfg.timestamps && seg.timestamps {
+                        Some(self.ts_elapsed(now, seg.ts_ecr))
+                    } else {
+                        (!h.retx).then(|| now - h.time)
+                    }
+                }
+                _ => None,
             };
+            while self.rtt_history.front().is_some_and(|h| h.end <= ack) {
+                self.rtt_history.pop_front();
+            }
             if let Some(sample) = sample {
                 self.last_ack_rtt_sample = Some(sample);
                 self.rtt.sample(sample);
@@ -728,7 +742,7 @@ impl TcpSender {
         }
         self.stats.rto_count += 1;
         // ns-3 `ReTxTimeout` clears the RTT history: no sample until new data is ACKed.
-        self.rtt_history_floor = self.tcb.high_tx_mark;
+        self.rtt_history.clear();
         self.enter_loss(now, true);
     }
 
@@ -1155,6 +1169,12 @@ impl TcpSender {
         let seg = self.data_segment(now, seq, len);
         let idle = self.sb.bytes_in_flight() == 0;
         self.sb.on_new_segment(seq, len, now);
+        self.rtt_history.push_back(RttRecord {
+            seq,
+            end: seq + len as u64,
+            time: now,
+            retx: false,
+        });
         self.on_sent_rate(now, seq, idle);
         self.tcb.next_tx_seq = seq + len as u64;
         self.tcb.high_tx_mark = self.tcb.high_tx_mark.max(self.tcb.next_tx_seq);
@@ -1176,6 +1196,16 @@ impl TcpSender {
         // (everything marked lost) the first retransmission restarts the rate sampler.
         let idle = self.cfg.ns3_recut_retransmissions && self.sb.bytes_in_flight() == 0;
         self.sb.on_retransmit(seq, now);
+        // ns-3 `UpdateRttHistory`: the first record holding `seq` is marked and now ends
+        // with this retransmission.
+        if let Some(r) = self
+            .rtt_history
+            .iter_mut()
+            .find(|r| r.seq <= seq && seq < r.end)
+        {
+            r.retx = true;
+            r.end = seq + len as u64;
+        }
         self.on_sent_rate(now, seq, idle);
         self.stats.retx_segments += 1;
         self.stats.retx_bytes += len as u64;
