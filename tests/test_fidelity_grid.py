@@ -46,8 +46,10 @@ def test_case_against_ns3(path) -> None:
     if key in KNOWN_GAPS or key in NOT_IDENTICAL:
         return
     # Beyond the tolerances: every case is packet-for-packet identical to ns-3.44, so each
-    # flow's goodput, retransmissions, timeouts and RTT percentiles are equal.
+    # flow's goodput, retransmissions, timeouts, RTT percentiles and mean RTT (the same
+    # samples: ns-3 prints ten significant digits) are equal.
     ns3, ours = row["ns3"], row["ccsim"]
     assert row["ccsim_flow_goodput"] == pytest.approx(row["ns3_flow_goodput"], rel=1e-9), key
     for k in ("retx_segments", "rtt_p50_ms", "rtt_p95_ms"):
         assert ours[k] == ns3[k], (key, k, ns3[k], ours[k])
+    assert ours["rtt_mean_ms"] == pytest.approx(ns3["rtt_mean_ms"], abs=1e-5), key

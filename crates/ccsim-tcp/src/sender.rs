@@ -362,6 +362,8 @@ impl TcpSender {
             self.tcb.srtt = self.rtt.srtt();
             self.tcb.last_rtt = Some(sample);
             self.tcb.min_rtt = Some(sample);
+            // Reported with the flow's RTT samples, as ns-3's history holds the SYN.
+            self.last_ack_rtt_sample = Some(sample);
         }
         self.update_rto_value();
         self.rto_deadline = None;
