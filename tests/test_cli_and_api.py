@@ -97,6 +97,23 @@ def test_dict_scenario() -> None:
     assert 0.4 < f["fct_s"] < 2.0
 
 
+def test_mtu_fragments_are_reported(small_scenario, tmp_path) -> None:
+    """A 4000-byte MSS over a 1500-byte MTU travels as three IPv4 fragments; the summary and
+    the printed table report the reassembly."""
+    args = ["--set", "tcp.mss=4000", "--set", "dumbbell.mtu=1500", "--no-plot"]
+    r = ccsim_cli("run", str(small_scenario), "--out", str(tmp_path / "o"), *args)
+    assert r.returncode == 0, r.stderr
+    assert "IPv4 reassembly:" in r.stdout
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    ip = s["ip_reassembly"]
+    delivered = sum(f["bytes_delivered"] for f in s["flows"])
+    assert ip["datagrams"] * 4000 >= delivered > 0
+    r = ccsim_cli("run", str(small_scenario), "--out", str(tmp_path / "p"), "--no-plot")
+    assert "IPv4 reassembly" not in r.stdout
+    bad = ccsim_cli("run", str(small_scenario), "--set", "dumbbell.mtu=40", "--no-plot")
+    assert bad.returncode == 2 and "dumbbell.mtu" in bad.stderr, bad.stderr
+
+
 def test_cca_list() -> None:
     r = ccsim_cli("cca", "list")
     assert r.returncode == 0

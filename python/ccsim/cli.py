@@ -47,6 +47,12 @@ def summary_table(summary: dict[str, Any]) -> str:
     if drops:
         lines.append("drops: " + ", ".join(f"{q['id']} {q['drops']}" for q in drops))
     lines.extend(radio_lines(summary.get("radio") or {}))
+    ip = summary.get("ip_reassembly")
+    if ip:
+        lines.append(
+            f"IPv4 reassembly: {ip['datagrams']:,} datagrams, {ip['stale']} delivered with a "
+            f"stale header (identification wrap), {ip['pending']} incomplete"
+        )
     for c in summary.get("link_changes") or []:
         lines.append(
             f"flow {c['flow']} around the link change {c['window_s'][0]:g}-{c['window_s'][1]:g} s: "
