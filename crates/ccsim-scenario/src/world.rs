@@ -122,6 +122,23 @@ pub struct World {
     fragments: Vec<Packet>,
 }
 
+/// Gives every flow direction its IPv4 identification counter, one per (source, destination)
+/// pair of hosts, and returns the counters (all starting at 0, as ns-3's).
+fn assign_ip_id_counters(flows: &mut [Flow]) -> Vec<u16> {
+    let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
+    let mut slot = |pair: (NodeId, NodeId)| -> u32 {
+        let i = pairs.iter().position(|&p| p == pair).unwrap_or_else(|| {
+            pairs.push(pair);
+            pairs.len() - 1
+        });
+        i as u32
+    };
+    for f in flows.iter_mut() {
+        f.ip_id_slot = [slot((f.src, f.dst)), slot((f.dst, f.src))];
+    }
+    vec![0; pairs.len()]
+}
+
 impl World {
     pub fn new(
         nodes: Vec<String>,
@@ -142,18 +159,7 @@ impl World {
             queue.schedule(f.start, Event::FlowStart(f.id));
         }
         let mut flows = flows;
-        let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
-        let mut slot = |a: NodeId, z: NodeId| -> u32 {
-            let i = pairs.iter().position(|&p| p == (a, z)).unwrap_or_else(|| {
-                pairs.push((a, z));
-                pairs.len() - 1
-            });
-            i as u32
-        };
-        for f in flows.iter_mut() {
-            f.ip_id_slot = [slot(f.src, f.dst), slot(f.dst, f.src)];
-        }
-        let ip_ids = vec![0; pairs.len()];
+        let ip_ids = assign_ip_id_counters(&mut flows);
         World {
             queue,
             packets: PacketArena::new(),
