@@ -192,7 +192,9 @@ impl TcpReceiver {
     /// block is the trimmed piece (a range strictly inside the segment does not trim it).
     fn insert_ooo(&mut self, start: u64, end: u64) {
         let (mut head, mut tail) = (start, end);
-        for &(s, e) in &self.ooo {
+        // Ranges ending at or before `start` cannot overlap (they are sorted and disjoint).
+        let first = self.ooo.partition_point(|&(_, e)| e <= start);
+        for &(s, e) in &self.ooo[first..] {
             if s > tail {
                 break;
             }
