@@ -367,6 +367,8 @@ mod tests {
             out = arrive(&mut r, &mut a, Time::from_secs(1), x);
         }
         assert_eq!(out.unwrap().tcp.seq, 777);
+        // The right header arrived: not counted as stale, though old pieces filled the middle.
+        assert_eq!(r.stats.stale, 0);
     }
 
     #[test]
