@@ -76,6 +76,21 @@ pub struct FlowSeries {
     pub cong_state: Vec<u8>,
 }
 
+impl FlowSeries {
+    /// Mean of the goodput samples of `flow` taken in (`from_s`, `to_s`], in Mb/s (NaN when
+    /// there is none).
+    pub fn mean_goodput_mbps(&self, flow: u32, from_s: f64, to_s: f64) -> f64 {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for ((t, f), g) in self.t_s.iter().zip(&self.flow).zip(&self.goodput_mbps) {
+            if *f == flow && *t > from_s && *t <= to_s {
+                sum += g;
+                n += 1;
+            }
+        }
+        sum / n as f64
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct QueueSeries {
     pub t_s: Vec<f64>,

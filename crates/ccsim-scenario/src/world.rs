@@ -144,7 +144,7 @@ impl World {
         nodes: Vec<String>,
         links: Vec<Link>,
         routes: RoutingTable,
-        flows: Vec<Flow>,
+        mut flows: Vec<Flow>,
         mut changes: Vec<LinkChange>,
         end: Time,
         sample_interval: Time,
@@ -158,7 +158,6 @@ impl World {
         for f in &flows {
             queue.schedule(f.start, Event::FlowStart(f.id));
         }
-        let mut flows = flows;
         let ip_ids = assign_ip_id_counters(&mut flows);
         World {
             queue,

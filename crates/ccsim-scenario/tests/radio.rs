@@ -125,16 +125,7 @@ fn seed002_at_4_mb_rlc_drops_echo_after_los() {
     let (g4, g7) = (small.flows[0].goodput_mbps, big.flows[0].goodput_mbps);
     assert!(g4 < 0.95 * g7, "{g4} vs {g7}");
     let (fs, _) = sim.drain_series();
-    let mean = |a: f64, b: f64| {
-        let x: Vec<f64> = fs
-            .t_s
-            .iter()
-            .zip(&fs.goodput_mbps)
-            .filter(|(t, _)| **t > a && **t <= b)
-            .map(|(_, g)| *g)
-            .collect();
-        x.iter().sum::<f64>() / x.len() as f64
-    };
+    let mean = |a: f64, b: f64| fs.mean_goodput_mbps(0, a, b);
     // In LOS before the building the flow fills the cell; after it, the echo holds it back.
     let (before, after) = (mean(1.0, 4.5), mean(11.0, 13.5));
     assert!(after < 0.85 * before, "{after} vs {before}");

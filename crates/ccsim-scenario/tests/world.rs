@@ -119,16 +119,7 @@ rate = "20Mbps"
 "#;
     let (s, mut sim) = run(&format!("{BASE}{blocked}"), &["run.duration=9s"]);
     let (fs, qs) = sim.drain_series();
-    let mean = |a: f64, b: f64| {
-        let v: Vec<f64> = fs
-            .t_s
-            .iter()
-            .zip(&fs.goodput_mbps)
-            .filter(|(t, _)| **t > a && **t <= b)
-            .map(|(_, g)| *g)
-            .collect();
-        v.iter().sum::<f64>() / v.len() as f64
-    };
+    let mean = |a: f64, b: f64| fs.mean_goodput_mbps(0, a, b);
     // 2 Mb/s of capacity; in-order delivery of data held behind a hole when the hole is
     // repaired can put a bin slightly above it.
     assert!(mean(2.5, 4.0) < 2.5, "during: {}", mean(2.5, 4.0));
