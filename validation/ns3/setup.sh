@@ -50,7 +50,7 @@ mkdir -p "$BUILD"
 
 # Same compile definitions the wheel's CMake config exports for its targets.
 DEFS="-DNS3_BUILD_PROFILE_RELEASE -DNS3_LOG_ENABLE -DNS3_ASSERT_ENABLE -D__LINUX__"
-LIBS="-lns3.44-applications -lns3.44-traffic-control -lns3.44-point-to-point \
+LIBS="-lns3.44-applications -lns3.44-olsr -lns3.44-traffic-control -lns3.44-point-to-point \
       -lns3.44-internet -lns3.44-bridge -lns3.44-network -lns3.44-stats -lns3.44-core"
 
 build() {
@@ -67,6 +67,7 @@ build() {
 
 build dumbbell.cc dumbbell
 build rng_reference.cc rng_reference
+build mesh.cc mesh
 
 echo "$VENV" > "$BUILD/venv_path"
-echo "[setup] done: $BUILD/dumbbell (venv $VENV)"
+echo "[setup] done: $BUILD/dumbbell, $BUILD/mesh (venv $VENV)"
