@@ -92,12 +92,12 @@ def test_cli_bad_input_exit_code_and_no_output(small_scenario, tmp_path) -> None
 
 
 def test_interrupted_run_leaves_no_result(small_scenario, tmp_path, monkeypatch) -> None:
-    from ccsim import cli
+    from ccsim import cli, runner
 
     def boom(*_a, **_k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "execute", boom)
+    monkeypatch.setattr(runner, "execute", boom)  # cli imports it lazily from runner
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         cli.main(["run", str(small_scenario), "--out", str(out)])

@@ -12,8 +12,22 @@ Overrides given as keyword arguments use ``__`` between key-path parts
 command-line form.
 """
 
+from typing import Any
+
 from ccsim._ccsim import ScenarioError, __version__, cca_algorithms, replay_cca
-from ccsim.runner import Result, load, run
+
+# `ccsim.run`, `ccsim.load` and `ccsim.Result` come from ccsim.runner, which needs pandas:
+# imported on first use so that `import ccsim._ccsim` (the CLI, study workers) stays fast.
+_LAZY = {"Result", "load", "run"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from ccsim import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module 'ccsim' has no attribute {name!r}")
+
 
 __all__ = [
     "Result",

@@ -1,6 +1,8 @@
 """The `ccsim` command line.
 
 ccsim run SCENARIO.toml [--set key.path=value ...] [--out DIR] [--json] [--no-plot]
+ccsim study run STUDY.toml [--workers N | --cluster ADDRESS]; ccsim study query STUDY.toml "SQL"
+ccsim reproduce --list | TARGET ... | --all
 ccsim cca replay FILE.json [--out FILE] [--compare]
 ccsim cca list
 """
@@ -13,8 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# Heavy modules (pandas, pyarrow, matplotlib, duckdb) are imported inside the commands that
+# need them: `ccsim --help`, `ccsim cca list` and a study's workers never pay for them.
 from ccsim._ccsim import ScenarioError, cca_algorithms, replay_cca
-from ccsim.runner import execute, finish_summary, load
 
 EXIT_BAD_INPUT = 2
 
@@ -92,6 +95,7 @@ def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ccsim.output import ResultDir
+    from ccsim.runner import execute, finish_summary, load
 
     path = Path(args.scenario)
     if not path.is_file():
@@ -239,6 +243,9 @@ def parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_cca_replay)
     ls = csub.add_parser("list", help="list the algorithms")
     ls.set_defaults(func=cmd_cca_list)
+    from ccsim.cli_study import add_commands
+
+    add_commands(sub)
     return p
 
 
