@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Seed 002 side by side: ccsim's experiments/seed002_siad_bbr.toml against the ns3-mmwave
+golden data (validation/golden/ns3-mmwave/seed002_*.json), per phase (LOS 0-5 s, NLOS 5-10 s,
+LOS 10-15 s), for every cc x RLC buffer x seed present in the golden data.
+
+    python validation/ns3-mmwave/compare_ccsim.py            # needs `import ccsim` (.venv)
+
+Goodput: bytes delivered to the application per phase, both sides. RTT: ns3-mmwave's is the
+mean of the sender's RTT samples in the phase (one per ACK); ccsim's is the time average of
+its smoothed RTT over 20 ms samples in the phase (ccsim's per-ACK mean exists only for the
+whole run, printed on the last line of each block). At a steady rate the two coincide.
+Nothing here changes ccsim: it reports the gaps.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "validation" / "golden" / "ns3-mmwave"
+SCENARIO = ROOT / "experiments" / "seed002_siad_bbr.toml"
+PHASES = (("los1", 0.0, 5.0), ("nlos", 5.0, 10.0), ("los2", 10.0, 15.0))
+CCSIM_CCA = {"TcpBbr": "bbr", "TcpSiad": "siad"}
+
+
+def ccsim_phases(cc: str, rlc: int, seed: int) -> dict:
+    import ccsim
+
+    res = ccsim.run(
+        SCENARIO,
+        set=[
+            f"flows.0.cca={CCSIM_CCA[cc]}",
+            f"radio.mmwave.cell.rlc.buffer_bytes={rlc}",
+            f"run.seed={seed}",
+        ],
+    )
+    fs, rs = res.flow_series, res.radio_series
+    out = {}
+    for name, a, b in PHASES:
+        # delivered_bytes is cumulative: the phase's goodput is its increase over the phase.
+        d = fs[(fs["t_s"] >= a) & (fs["t_s"] <= b)]["delivered_bytes"]
+        r = fs[(fs["t_s"] >= a) & (fs["t_s"] < b)]
+        rr = rs[(rs["t_s"] >= a) & (rs["t_s"] < b)]
+        out[name] = {
+            "goodput_mbps": (d.iloc[-1] - d.iloc[0]) * 8 / (b - a) / 1e6,
+            "rtt_ms": r["srtt_ms"].mean(),
+            "sinr_db": rr["sinr_db"].mean(),
+            "rlc_bytes": rr["rlc_bytes"].mean(),
+        }
+    f = res.summary["flows"][0]
+    out["whole"] = {
+        "goodput_mbps": f["goodput_mbps"],
+        "rtt_ms": f["rtt_mean_ms"],
+        "rtos": f["timeouts"],
+    }
+    return out
+
+
+def pct(a: float | None, b: float | None) -> str:
+    if a is None or b is None or b == 0:
+        return "   -"
+    return f"{100 * (a / b - 1):+5.0f}%"
+
+
+def main() -> None:
+    docs = [json.loads(p.read_text()) for p in sorted(GOLDEN.glob("seed002_*.json"))]
+    if not docs:
+        sys.exit(f"no golden data in {GOLDEN}: run run_reference.py first")
+    means: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
+    print(
+        "per phase: goodput Mb/s (ns3-mmwave | ccsim | gap), RTT ms (ns3-mmwave | ccsim | gap), SINR dB, RLC MB"
+    )
+    for d in docs:
+        cc, rlc, seed = d["cc"], d["rlc_buffer_bytes"], d["seed"]
+        c = ccsim_phases(cc, rlc, seed)
+        print(f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed}")
+        for name, _, _ in PHASES:
+            n = d["phases"][name]
+            k = c[name]
+            print(
+                f"  {name:5s} goodput {n['goodput_mbps']:7.1f} | {k['goodput_mbps']:7.1f} | "
+                f"{pct(k['goodput_mbps'], n['goodput_mbps'])}   RTT {n['rtt_ms'] or 0:6.1f} | "
+                f"{k['rtt_ms']:6.1f} | {pct(k['rtt_ms'], n['rtt_ms'])}   SINR {n['sinr_db'] or 0:5.1f} | "
+                f"{k['sinr_db']:5.1f}   RLC {n['rlc_txon_bytes_mean'] / 1e6:4.2f} | {k['rlc_bytes'] / 1e6:4.2f}"
+            )
+            means.setdefault((cc, rlc, name), []).append((n["goodput_mbps"], k["goodput_mbps"]))
+        w, kw = d["whole_run"], c["whole"]
+        print(
+            f"  whole goodput {w['goodput_mbps']:7.1f} | {kw['goodput_mbps']:7.1f} | "
+            f"{pct(kw['goodput_mbps'], w['goodput_mbps'])}   RTT per ACK {w['rtt_ms']:6.1f} | "
+            f"{kw['rtt_ms']:6.1f}   RTOs {w['rtos']} | {kw['rtos']}"
+        )
+    print("\nmean over seeds, goodput Mb/s (ns3-mmwave | ccsim)")
+    for (cc, rlc, name), pairs in sorted(means.items()):
+        ns, cs = statistics.fmean(p[0] for p in pairs), statistics.fmean(p[1] for p in pairs)
+        print(
+            f"  {cc:8s} {rlc / 1e6:g} MB {name:5s} {ns:7.1f} | {cs:7.1f} | {pct(cs, ns)}  ({len(pairs)} seeds)"
+        )
+
+
+if __name__ == "__main__":
+    main()
