@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -367,7 +368,13 @@ def main(argv: list[str] | None = None) -> int:
         figs = plots(rows, Path(args.out).parent / "img")
         text += "\n## Figures\n\n" + "\n\n".join(figs) + "\n"
 
-    Path(args.out).write_text(text)
+    # The mesh comparison (validation/compare_mesh.py) owns its own block of the report.
+    out = Path(args.out)
+    if out.exists():
+        m = re.search(r"<!-- mesh:begin -->.*?<!-- mesh:end -->\n?", out.read_text(), re.S)
+        if m:
+            text = text.rstrip("\n") + "\n\n" + m.group(0)
+    out.write_text(text)
     print(text)
     return 0
 

@@ -462,6 +462,17 @@ PeakRssMb()
     return ru.ru_maxrss / 1024.0;
 }
 
+// User + system CPU time of this process: on a shared machine the wall time depends on the
+// other jobs, the CPU time much less.
+double
+CpuSeconds()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec / 1e6;
+}
+
 // Drop-tail size of 1 BDP in 1500 B packets, rounded up (SCENARIO.md, "Links").
 uint32_t
 BdpPackets(uint64_t bps, double delayMs)
@@ -907,6 +918,7 @@ main(int argc, char* argv[])
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     js << "  \"wall_s\": " << Num(wall) << ",\n";
     js << "  \"run_wall_s\": " << Num(runWall) << ",\n";
+    js << "  \"cpu_s\": " << Num(CpuSeconds()) << ",\n";
     js << "  \"peak_rss_mb\": " << Num(PeakRssMb()) << "\n";
     js << "}\n";
 

@@ -108,7 +108,7 @@ def summary_line(d: dict) -> str:
         f"{d['scenario']['case']:14} conv {d['olsr']['convergence_s']:6.2f} s  finish mean "
         f"{ft['mean']:6.2f} p20 {ft['p20']:6.2f} p80 {ft['p80']:6.2f} min {ft['min']:6.2f} "
         f"max {ft['max']:6.2f}  JFI {d['jain_index']:.4f}  no-route drops "
-        f"{d['drops']['no_route']}  wall {d['wall_s']:.1f} s"
+        f"{d['drops']['no_route']}  wall {d['wall_s']:.1f} s  cpu {d['cpu_s']:.1f} s"
     )
 
 
@@ -121,9 +121,9 @@ def print_table(outdir: Path) -> None:
     rows.sort(key=lambda r: (-r[0], r[1], r[2]))
     print(
         "| case | UEs | RngRun | OLSR convergence s | finish mean s | p20 | p80 | min | max | JFI"
-        " | no-route drops | queue drops | retx | OLSR control kB | events | wall s |"
+        " | no-route drops | queue drops | retx | OLSR control kB | events | wall s | CPU s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for _, ues, seed, d in rows:
         ft = d["finish_time_s"]
         retx = sum(f["retx_segments"] for f in d["flows"])
@@ -133,7 +133,7 @@ def print_table(outdir: Path) -> None:
             f"{ft['mean']:.3f}{unfinished} | {ft['p20']:.3f} | {ft['p80']:.3f} | {ft['min']:.3f} | "
             f"{ft['max']:.3f} | {d['jain_index']:.4f} | {d['drops']['no_route']} | "
             f"{d['drops']['queue']} | {retx} | {d['olsr']['control_ip_bytes'] / 1e3:.1f} | "
-            f"{d['events']} | {d['wall_s']:.1f} |"
+            f"{d['events']} | {d['wall_s']:.1f} | {d['cpu_s']:.1f} |"
         )
 
 
