@@ -76,8 +76,11 @@ def main() -> None:
     for d in docs:
         cc, rlc, seed = d["cc"], d["rlc_buffer_bytes"], d["seed"]
         c = ccsim_phases(cc, rlc, seed)
-        print(f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed}")
+        stop = d.get("stopped_at_s", d["sim_time_s"])
+        print(f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed} (ns3-mmwave run to {stop:g} s)")
         for name, _, _ in PHASES:
+            if name not in d["phases"]:
+                continue  # a partial run (a prefix) does not cover this phase
             n = d["phases"][name]
             k = c[name]
             print(
@@ -87,6 +90,8 @@ def main() -> None:
                 f"{k['sinr_db']:5.1f}   RLC {n['rlc_txon_bytes_mean'] / 1e6:4.2f} | {k['rlc_bytes'] / 1e6:4.2f}"
             )
             means.setdefault((cc, rlc, name), []).append((n["goodput_mbps"], k["goodput_mbps"]))
+        if d.get("stopped_at_s", d["sim_time_s"]) < d["sim_time_s"]:
+            continue
         w, kw = d["whole_run"], c["whole"]
         print(
             f"  whole goodput {w['goodput_mbps']:7.1f} | {kw['goodput_mbps']:7.1f} | "

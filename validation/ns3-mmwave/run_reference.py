@@ -55,9 +55,10 @@ def tree_binary(tree: Path) -> Path:
     return hits[0]
 
 
-def run_name(cc: str, rlc_mb: float, seed: int) -> str:
+def run_name(cc: str, rlc_mb: float, seed: int, stop: float | None = None) -> str:
     short = cc.removeprefix("Tcp").lower()
-    return f"seed002_{short}_{rlc_mb:g}MB_s{seed}"
+    partial = f"_to{stop:g}s" if stop is not None else ""
+    return f"seed002_{short}_{rlc_mb:g}MB_s{seed}{partial}"
 
 
 def read_ms_csv(path: Path) -> list[dict[str, float]]:
@@ -159,8 +160,12 @@ def write_10ms_csv(series: list[dict], path: Path) -> None:
         gz.write(buf.getvalue().encode())
 
 
-def run_one(tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float) -> Path:
-    name = run_name(cc, rlc_mb, seed)
+def run_one(
+    tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float, stop: float | None
+) -> Path:
+    """One run; with `stop`, only the run's first `stop` seconds (the same events: a prefix)."""
+    name = run_name(cc, rlc_mb, seed, stop)
+    end = sim_time if stop is None else stop
     binary = tree_binary(tree)
     with tempfile.TemporaryDirectory(prefix="ns3mmw-") as tmp:
         out_csv = Path(tmp) / f"{name}.csv"
@@ -170,6 +175,7 @@ def run_one(tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float) -> P
             f"--seed={seed}",
             "--run=0",
             f"--time={sim_time:g}",
+            *([f"--stop={stop:g}"] if stop is not None else []),
             f"--out={out_csv}",
         ]
         cmd = ["nice", "-n", "19", str(binary), *args]
@@ -181,7 +187,7 @@ def run_one(tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float) -> P
         if proc.returncode != 0:
             sys.exit(f"error: {name} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         rows = read_ms_csv(out_csv)
-    rows = [r for r in rows if r["t_ms"] < sim_time * 1000]
+    rows = [r for r in rows if r["t_ms"] < end * 1000]
     if sum(r["tb_n"] for r in rows) == 0:
         sys.exit(f"error: {name}: no downlink TB was traced (RxPacketTraceUe not connected)")
     commit = (tree / ".ccsim-tree-commit").read_text().strip()
@@ -194,19 +200,23 @@ def run_one(tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float) -> P
         "program_sha256": hashlib.sha256(SCENARIO.read_bytes()).hexdigest(),
         "command": "ccsim-seed002 " + " ".join(a for a in args if not a.startswith("--out")),
         "regenerate": "python3 validation/ns3-mmwave/run_reference.py "
-        f"--cc {cc} --rlc {rlc_mb:g} --seeds {seed} --time {sim_time:g} --force",
+        f"--cc {cc} --rlc {rlc_mb:g} --seeds {seed} --time {sim_time:g}"
+        + (f" --stop {stop:g}" if stop is not None else "")
+        + " --force",
         "cc": cc,
         "rlc_buffer_bytes": int(rlc_mb * 1e6),
         "seed": seed,
         "run": 0,
         "sim_time_s": sim_time,
+        "stopped_at_s": end,
         "mss_bytes": 10000,
         "min_rto_ms": 1000,
         "wall_time_s": round(wall, 1),
-        "wall_s_per_sim_s": round(wall / sim_time, 2),
+        "wall_s_per_sim_s": round(wall / end, 2),
         "load_note": "wall time under nice -n 19 on a shared 2-core machine",
-        "phases": {p: phase_stats(rows, a, b) for p, a, b in PHASES},
-        "whole_run": phase_stats(rows, 0.0, sim_time),
+        # Only the phases the run covers entirely.
+        "phases": {p: phase_stats(rows, a, b) for p, a, b in PHASES if b <= end},
+        "whole_run": phase_stats(rows, 0.0, end),
         "series_100ms": series_100,
     }
     GOLDEN.mkdir(parents=True, exist_ok=True)
@@ -215,9 +225,8 @@ def run_one(tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float) -> P
     write_10ms_csv(aggregate(rows, 10), GOLDEN / f"{name}_10ms.csv.gz")
     ph = doc["phases"]
     print(
-        f"   wall {wall:.0f} s; goodput LOS/NLOS/LOS "
-        f"{ph['los1']['goodput_mbps']}/{ph['nlos']['goodput_mbps']}/{ph['los2']['goodput_mbps']}"
-        f" Mb/s; RTT {ph['los1']['rtt_ms']}/{ph['nlos']['rtt_ms']}/{ph['los2']['rtt_ms']} ms",
+        f"   wall {wall:.0f} s; goodput "
+        + ", ".join(f"{k} {v['goodput_mbps']} Mb/s RTT {v['rtt_ms']} ms" for k, v in ph.items()),
         flush=True,
     )
     return path
@@ -227,6 +236,8 @@ def summarize() -> dict:
     groups: dict[tuple[str, int], list[dict]] = {}
     for p in sorted(GOLDEN.glob("seed002_*.json")):
         d = json.loads(p.read_text())
+        if d.get("stopped_at_s", d["sim_time_s"]) < d["sim_time_s"]:
+            continue  # partial runs (prefixes) stay out of the means
         groups.setdefault((d["cc"], d["rlc_buffer_bytes"]), []).append(d)
 
     def mean(vals):
@@ -306,7 +317,10 @@ def main() -> None:
         "--rlc", nargs="+", type=float, default=[4, 7], help="RLC buffers in MB (1e6 B)"
     )
     ap.add_argument("--seeds", nargs="+", type=int, default=[2, 3])
-    ap.add_argument("--time", type=float, default=15.0, help="simulated seconds")
+    ap.add_argument("--time", type=float, default=15.0, help="duration of the UE's walk (s)")
+    ap.add_argument(
+        "--stop", type=float, default=None, help="stop early (s): a prefix of the run, kept apart"
+    )
     ap.add_argument("--force", action="store_true", help="re-run even if the JSON exists")
     ap.add_argument("--summary-only", action="store_true")
     a = ap.parse_args()
@@ -316,11 +330,11 @@ def main() -> None:
         for seed in a.seeds:
             for cc in a.cc:
                 for rlc in a.rlc:
-                    target = GOLDEN / f"{run_name(cc, rlc, seed)}.json"
+                    target = GOLDEN / f"{run_name(cc, rlc, seed, a.stop)}.json"
                     if target.exists() and not a.force:
                         print(f"== {target.name} exists, skipped")
                         continue
-                    run_one(a.tree, cc, rlc, seed, a.time)
+                    run_one(a.tree, cc, rlc, seed, a.time, a.stop)
                     summarize()
     print(json.dumps(summarize()["rlc_4MB_vs_7MB"], indent=1))
 

@@ -198,6 +198,7 @@ int
 main (int argc, char *argv[])
 {
   double simTime = 15;
+  double stopTime = -1; // < 0: simTime
   std::string cc = "TcpBbr";
   uint32_t rlcBuf = 7000000;
   uint32_t seed = 2;
@@ -207,7 +208,8 @@ main (int argc, char *argv[])
   std::string out = "ccsim-seed002.csv";
 
   CommandLine cmd;
-  cmd.AddValue ("time", "simulated seconds (the UE walks 30 m in this time)", simTime);
+  cmd.AddValue ("time", "duration of the UE's 30 m walk [s] (the scenario: 15)", simTime);
+  cmd.AddValue ("stop", "stop the run here [s] (default: time); a prefix of the full run", stopTime);
   cmd.AddValue ("cc", "TCP congestion control TypeId without ns3:: (TcpBbr, TcpSiad, ...)", cc);
   cmd.AddValue ("rlcBuf", "RLC MaxTxBufferSize [B]", rlcBuf);
   cmd.AddValue ("seed", "RngSeedManager seed", seed);
@@ -337,9 +339,11 @@ main (int argc, char *argv[])
       "/NodeList/*/DeviceList/*/ComponentCarrierMap/*/MmWaveUePhy/DlSpectrumPhy/RxPacketTraceUe",
       MakeCallback (&OnUeTb));
 
-  g_bins.resize (static_cast<size_t> (simTime * 1000) + 200);
+  // The authors' script stops 0.1 s after the walk; --stop cuts the same run short.
+  double stop = stopTime < 0 ? simTime + 0.1 : stopTime;
+  g_bins.resize (static_cast<size_t> (stop * 1000) + 1);
   Simulator::Schedule (MilliSeconds (1), &PollRlc);
-  Simulator::Stop (Seconds (simTime + 0.1));
+  Simulator::Stop (Seconds (stop));
   Simulator::Run ();
 
   WriteCsv (out);
