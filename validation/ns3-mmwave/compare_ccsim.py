@@ -4,6 +4,10 @@ golden data (validation/golden/ns3-mmwave/seed002_*.json), per phase (LOS 0-5 s,
 LOS 10-15 s), for every cc x RLC buffer x seed present in the golden data.
 
     python validation/ns3-mmwave/compare_ccsim.py            # needs `import ccsim` (.venv)
+    python validation/ns3-mmwave/compare_ccsim.py --set radio.mmwave.cell.frame.bandwidth_hz=200e6
+
+`--set` overrides go to every ccsim run (after the cc, buffer and seed), e.g. to try
+ns3-mmwave's frame (numerology 2, 200 MHz) instead of the paper-calibrated one.
 
 Goodput: bytes delivered to the application per phase, both sides. RTT: ns3-mmwave's is the
 mean of the sender's RTT samples in the phase (one per ACK); ccsim's is the time average of
@@ -14,6 +18,7 @@ Nothing here changes ccsim: it reports the gaps.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -26,7 +31,7 @@ PHASES = (("los1", 0.0, 5.0), ("nlos", 5.0, 10.0), ("los2", 10.0, 15.0))
 CCSIM_CCA = {"TcpBbr": "bbr", "TcpSiad": "siad"}
 
 
-def ccsim_phases(cc: str, rlc: int, seed: int) -> dict:
+def ccsim_phases(cc: str, rlc: int, seed: int, extra: list[str]) -> dict:
     import ccsim
 
     res = ccsim.run(
@@ -35,6 +40,7 @@ def ccsim_phases(cc: str, rlc: int, seed: int) -> dict:
             f"flows.0.cca={CCSIM_CCA[cc]}",
             f"radio.mmwave.cell.rlc.buffer_bytes={rlc}",
             f"run.seed={seed}",
+            *extra,
         ],
     )
     fs, rs = res.flow_series, res.radio_series
@@ -66,6 +72,9 @@ def pct(a: float | None, b: float | None) -> str:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", action="append", default=[], help="ccsim override KEY=VALUE")
+    a = ap.parse_args()
     docs = [json.loads(p.read_text()) for p in sorted(GOLDEN.glob("seed002_*.json"))]
     if not docs:
         sys.exit(f"no golden data in {GOLDEN}: run run_reference.py first")
@@ -75,7 +84,7 @@ def main() -> None:
     )
     for d in docs:
         cc, rlc, seed = d["cc"], d["rlc_buffer_bytes"], d["seed"]
-        c = ccsim_phases(cc, rlc, seed)
+        c = ccsim_phases(cc, rlc, seed, a.set)
         stop = d.get("stopped_at_s", d["sim_time_s"])
         print(f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed} (ns3-mmwave run to {stop:g} s)")
         for name, _, _ in PHASES:
