@@ -1,0 +1,120 @@
+"""`ccsim reproduce`: the catalogue of the papers' figures and tables, the verdict rules and
+the figure types (on synthetic data; the targets' own studies are too long for the suite)."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ccsim import figures, papers
+from ccsim.reproduce import TARGETS, Outcome, Row, effect, holds, recovery_time, within
+from conftest import SHARED, ccsim_cli
+
+
+def test_every_figure_and_table_of_the_seed_papers_is_listed() -> None:
+    seeds = sorted(SHARED.glob("seeds/*.txt"))
+    if not seeds:
+        pytest.skip("shared/seeds not available")
+    for path in seeds:
+        n = path.name[:3]
+        text = path.read_text(encoding="utf-8")
+        figs = {int(m) for m in re.findall(r"^\s*(?:\*\*)?Fig(?:ure|\.)\s*(\d+)", text, re.M)}
+        listed = {i.what for i in papers.ITEMS if i.id.startswith(f"seed{n}-")}
+        for f in figs:
+            assert any(re.search(rf"\b(Fig\.|Figure) {f}\b", w) for w in listed), (n, f)
+    # Every runnable item has a target, every target an item.
+    assert {i.id for i in papers.ITEMS if i.runnable} == set(TARGETS)
+
+
+def test_paper_numbers_are_typed_once() -> None:
+    # Table 2 of seed 002 has 8 cells of (throughput, RTT); Table 1 of seed 003 has 30.
+    assert len(papers.SEED002_TABLE2) == 8 and len(papers.SEED003_TABLE1) == 30
+    assert papers.SEED002_TABLE2[(4, "bbr")] == (819.84, 28.69)
+    assert papers.SEED003_TABLE1[("wave", 0.5, "L2->L1")] == 327
+
+
+def test_verdict_rules() -> None:
+    assert within(100.0, 104.9) == "yes" and within(100.0, 94.0) == "no"
+    assert effect(0.41, 0.38) == "yes" and effect(0.41, 0.08) == "trend only"
+    assert effect(-0.37, 0.05) == "no" and effect(0.41, 0.005) == "no"
+    assert holds(True) == "yes" and holds(False, True) == "trend only" and holds(False) == "no"
+    o = Outcome([Row("a", "1", "1", "yes"), Row("b", "1", "2", "no")])
+    assert o.verdict == "trend only"
+    assert Outcome([Row("a", "1", "1", "yes")]).verdict == "yes"
+    assert Outcome([Row("a", "1", "3", "no")]).verdict == "no"
+    assert "| a | 1 | 1 | yes |" in Outcome([Row("a", "1", "1", "yes")]).markdown()
+
+
+def test_recovery_time_definition() -> None:
+    # 10 Mb/s, nothing from 20 to 22 s, then a linear ramp back to 10 Mb/s over 5 s.
+    t = np.arange(0, 60.01, 0.1)
+    rate = np.where(t < 20, 10.0, np.where(t < 22, 0.0, np.clip((t - 22) / 5, 0, 1) * 10.0))
+    delivered = np.concatenate([[0], np.cumsum(rate[1:] * 0.1)]) * 1e6 / 8
+    rec = recovery_time(t, delivered, 22.0, 60.0)
+    # The 1 s average reaches 9 Mb/s when the ramp's last second averages 9: t = 27.0 (±0.1).
+    assert rec == pytest.approx(5.0, abs=0.15)
+    assert recovery_time(t, np.zeros_like(t), 22.0, 60.0) is None
+
+
+def test_figure_types_write_images(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame(
+        {
+            "protocol": np.repeat(["A", "B"], 10),
+            "scenario": np.tile(np.repeat(["s1", "s2"], 5), 2),
+            "rtt_mean_ms": rng.normal(50, 5, 20),
+            "goodput_mbps": rng.normal(500, 50, 20),
+        }
+    )
+    paths = [
+        figures.throughput_rtt_scatter(df, "protocol", "scenario", tmp_path / "scatter.png"),
+        figures.candlesticks(
+            df, "scenario", "goodput_mbps", tmp_path / "candles.png", hue="protocol"
+        ),
+    ]
+    agg = df.groupby(["scenario", "protocol"], as_index=False)["goodput_mbps"].agg(["mean", "std"])
+    paths.append(
+        figures.grouped_bars(agg, "scenario", "protocol", "mean", "std", tmp_path / "bars.png")
+    )
+    curve = pd.DataFrame(
+        {"x": [1, 5, 10] * 2, "m": [1, 2, 3, 2, 3, 4], "ci": [0.1] * 6, "h": list("aaabbb")}
+    )
+    paths.append(figures.curves_with_ci(curve, "x", "m", "ci", "h", tmp_path / "curves.png"))
+    series = pd.DataFrame(
+        {
+            "t_s": np.tile(np.arange(0, 10, 0.1), 2),
+            "y": rng.random(200),
+            "run": np.repeat(["a", "b"], 100),
+        }
+    )
+    paths.append(
+        figures.overlaid_series(
+            series, "run", [("y", "y")], tmp_path / "series.png", shade=[(2, 4)]
+        )
+    )
+    for p in paths:
+        assert p.stat().st_size > 5000 and p.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_two_sigma_ellipse_of_an_axis_aligned_cloud() -> None:
+    x = np.array([-1.0, 1.0, -1.0, 1.0])
+    y = np.array([-2.0, -2.0, 2.0, 2.0])
+    w, h, angle = figures.sigma_ellipse(x, y)
+    # ML standard deviations 1 and 2: the 2σ ellipse is 4 wide along x and 8 along y.
+    assert sorted([w, h]) == pytest.approx([4.0, 8.0])
+    assert math.isclose(abs(angle) % 180, 90.0) == (w == pytest.approx(8.0))
+
+
+def test_cli_reproduce_list_and_bad_target() -> None:
+    r = ccsim_cli("reproduce", "--list")
+    assert r.returncode == 0
+    for it in papers.ITEMS:
+        assert it.id in r.stdout
+    assert "seed004-fig2" in r.stdout and "not runnable" in r.stdout
+    r = ccsim_cli("reproduce", "seed009-fig1")
+    assert r.returncode == 2 and "unknown target" in r.stderr
