@@ -13,6 +13,13 @@ use ccsim_tcp::{RecoveryAlgorithm, TcpConfig, TcpProfile, TcpReceiver, TcpSender
 /// BDP bytes / (MSS + 52) (see `validation/ns3/README.md`).
 pub const FULL_SEGMENT_OVERHEAD: u64 = 52;
 
+/// Most flows a scenario may have: about 40 kB of state each, so 4 GB at the limit.
+pub const MAX_FLOWS: u64 = 100_000;
+
+/// Most nodes an explicit topology may have (the routing table's bound is separate:
+/// [`ccsim_net::routing::MAX_CORE_CELLS`]).
+pub const MAX_NODES: usize = 1_000_000;
+
 /// Turns TCP options (flow over global over profile) into a [`TcpConfig`].
 pub fn tcp_config(opts: &TcpOptions, path: &str) -> Result<TcpConfig, ScenarioError> {
     let profile = match opts.profile.unwrap_or_default() {
@@ -293,7 +300,9 @@ fn dumbbell(s: &Scenario, n_flows: usize, mss: u32) -> Result<Topology, Scenario
     }
     let changes = link_changes(&b.changes, &[fwd, rev], "dumbbell.bottleneck.changes")?;
     let mut routes = RoutingTable::new(nodes.len());
-    routes.fill_shortest_paths(&links);
+    routes
+        .fill_shortest_paths(&links)
+        .map_err(|e| ScenarioError::new("flows", e.to_string()))?;
     Ok(Topology {
         nodes,
         links,
@@ -304,6 +313,15 @@ fn dumbbell(s: &Scenario, n_flows: usize, mss: u32) -> Result<Topology, Scenario
 }
 
 fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
+    if s.nodes.len() > MAX_NODES {
+        return Err(ScenarioError::new(
+            "nodes",
+            format!(
+                "at most {MAX_NODES} nodes are supported (see docs/reliability.md), got {}",
+                s.nodes.len()
+            ),
+        ));
+    }
     let mut nodes: Vec<String> = Vec::new();
     for (i, n) in s.nodes.iter().enumerate() {
         if n.name.is_empty() {
@@ -407,7 +425,9 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
     // Radio and trace hops route like links but are not links (ids past the real ones).
     let real = links.len();
     links.extend(crate::radio_spec::pseudo_links(s, &nodes)?);
-    routes.fill_shortest_paths(&links);
+    routes
+        .fill_shortest_paths(&links)
+        .map_err(|e| ScenarioError::new("nodes", e.to_string()))?;
     links.truncate(real);
     Ok(Topology {
         nodes,
@@ -493,11 +513,23 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     }
     // One entry per flow instance: (spec index, spec).
     let mut instances: Vec<(usize, &FlowSpec)> = Vec::new();
+    let mut total_flows = 0u64;
     for (i, f) in s.flows.iter().enumerate() {
         if f.count == 0 {
             return Err(ScenarioError::new(
                 format!("flows[{i}].count"),
                 "must be at least 1, got 0",
+            ));
+        }
+        // Checked before anything per flow is allocated (about 40 kB each).
+        total_flows += f.count as u64;
+        if total_flows > MAX_FLOWS {
+            return Err(ScenarioError::new(
+                format!("flows[{i}].count"),
+                format!(
+                    "at most {MAX_FLOWS} flows in total are supported (see docs/reliability.md), \
+                     this entry brings the total to {total_flows}"
+                ),
             ));
         }
         for _ in 0..f.count {
