@@ -114,4 +114,8 @@ pub struct OlsrStats {
     pub messages_forwarded: u64,
     /// OLSR packets received from neighbours.
     pub packets_received: u64,
+    /// Messages processed (HELLOs, and other messages not in the duplicate set).
+    pub messages_processed: u64,
+    /// Messages received again and not processed (RFC 3626 §3.4 duplicate set).
+    pub duplicates_ignored: u64,
 }

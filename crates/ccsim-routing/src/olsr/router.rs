@@ -182,14 +182,22 @@ impl OlsrRouter {
             let duplicate = self.state.duplicates.get(&key);
             let mut do_forwarding = true;
             match duplicate {
-                None => match &msg.body {
-                    MessageBody::Hello(h) => self.process_hello(now, msg, h, receiver_iface, src),
-                    MessageBody::Tc(tc) => self.process_tc(now, msg, tc, src),
-                    MessageBody::Mid(mid) => self.process_mid(now, msg, mid, src),
-                    MessageBody::Hna(hna) => self.process_hna(now, msg, hna, src),
-                },
+                None => {
+                    self.stats.messages_processed += 1;
+                    match &msg.body {
+                        MessageBody::Hello(h) => {
+                            self.process_hello(now, msg, h, receiver_iface, src)
+                        }
+                        MessageBody::Tc(tc) => self.process_tc(now, msg, tc, src),
+                        MessageBody::Mid(mid) => self.process_mid(now, msg, mid, src),
+                        MessageBody::Hna(hna) => self.process_hna(now, msg, hna, src),
+                    }
+                }
                 // §3.4 step 4: already considered for forwarding on this interface.
-                Some(d) => do_forwarding = !d.iface_addrs.contains(&receiver_iface),
+                Some(d) => {
+                    self.stats.duplicates_ignored += 1;
+                    do_forwarding = !d.iface_addrs.contains(&receiver_iface);
+                }
             }
             if do_forwarding && !msg.is_hello() {
                 self.forward_default(now, msg, receiver_iface, src);

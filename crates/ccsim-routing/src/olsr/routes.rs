@@ -266,3 +266,91 @@ impl RoutingTables {
         self.networks.sort_unstable_by_key(|r| r.dest);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::olsr::state::{AssociationTuple, LinkTuple, NeighborTuple};
+
+    const FAR: Nanos = 1_000 * 1_000_000_000;
+
+    fn link(local: u32, neighbor: u32) -> LinkTuple {
+        LinkTuple {
+            local_iface_addr: local,
+            neighbor_iface_addr: neighbor,
+            sym_time: FAR,
+            asym_time: FAR,
+            time: FAR,
+        }
+    }
+    fn neighbor(addr: u32) -> NeighborTuple {
+        NeighborTuple {
+            main_addr: addr,
+            symmetric: true,
+            willingness: Willingness::Default as u8,
+        }
+    }
+    fn assoc(gw: u32, net: u32) -> AssociationTuple {
+        AssociationTuple {
+            gateway_addr: gw,
+            network: net,
+            netmask: 0xffff_ff00,
+            expires: FAR,
+        }
+    }
+
+    #[test]
+    fn hna_route_outlives_its_gateway_by_one_recomputation_as_in_ns3() {
+        // This router: interfaces 1 (index 0) and 2 (index 1); neighbours 10 and 20, gateways
+        // of networks 100 and 200.
+        let mut state = OlsrState {
+            links: vec![link(1, 10), link(2, 20)],
+            neighbors: vec![neighbor(10), neighbor(20)],
+            associations: vec![assoc(10, 100), assoc(20, 200)],
+            ..OlsrState::default()
+        };
+        let mut tables = RoutingTables::default();
+        tables.recompute(&state, 1, &[1, 2], &[], 0);
+        assert_eq!(
+            tables.network(100).map(|r| (r.iface, r.next_hop)),
+            Some((0, 10))
+        );
+        assert_eq!(
+            tables.network(200).map(|r| (r.iface, r.next_hop)),
+            Some((1, 20))
+        );
+        assert_eq!(tables.host(20).map(|r| r.hops), Some(1));
+
+        // Neighbour 20 is gone: its host route goes at once, but ns-3's half-clearing keeps
+        // the route to 200 (second in the list) for one more computation.
+        state.neighbors.retain(|n| n.main_addr != 20);
+        tables.recompute(&state, 1, &[1, 2], &[], 0);
+        assert_eq!(tables.host(20), None);
+        assert_eq!(
+            tables.network(200).map(|r| (r.iface, r.next_hop)),
+            Some((1, 20))
+        );
+        assert!(tables.network(100).is_some());
+        // Now first in the list, it is cleared and not re-added.
+        tables.recompute(&state, 1, &[1, 2], &[], 0);
+        assert_eq!(tables.network(200), None);
+        assert!(tables.network(100).is_some());
+    }
+
+    #[test]
+    fn own_networks_get_no_route() {
+        let state = OlsrState {
+            links: vec![link(1, 10)],
+            neighbors: vec![neighbor(10)],
+            associations: vec![assoc(10, 100)],
+            ..OlsrState::default()
+        };
+        let mut tables = RoutingTables::default();
+        tables.recompute(&state, 1, &[1], &[(100, 0xffff_ff00)], 0);
+        assert_eq!(tables.network(100), None);
+        assert_eq!(
+            tables.host(10).map(|r| (r.iface, r.next_hop, r.hops)),
+            Some((0, 10, 1))
+        );
+    }
+}
