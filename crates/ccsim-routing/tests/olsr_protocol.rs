@@ -169,6 +169,56 @@ fn routes_are_shortest_paths_on_an_irregular_graph() {
 }
 
 #[test]
+fn routes_are_shortest_paths_on_random_connected_graphs() {
+    // Five random graphs of 12 routers: a random spanning tree plus 6 random extra links.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rand = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let n = 12;
+    for trial in 0..5 {
+        let mut links: Vec<LinkSpec> = (1..n).map(|v| link(rand(v), v)).collect();
+        while links.len() < n - 1 + 6 {
+            let (a, b) = (rand(n), rand(n));
+            if a != b
+                && !links
+                    .iter()
+                    .any(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a))
+            {
+                links.push(link(a, b));
+            }
+        }
+        let hna: Vec<Vec<u32>> = (0..n).map(|r| vec![0x0200_0000 + r as u32]).collect();
+        let mut net = Net::new(&OlsrConfig::default(), n, &links, &hna, trial);
+        net.run_until(secs(40.0));
+        for s in 0..n {
+            let dist = bfs(n, &links, s);
+            for d in (0..n).filter(|&d| d != s) {
+                let main = net.routers[d].main_addr();
+                let hops = net.routers[s]
+                    .host_routes()
+                    .iter()
+                    .find(|r| r.dest == main)
+                    .map(|r| r.hops);
+                assert_eq!(hops, dist[d], "trial {trial}: {s} -> {d}");
+                let net_hops = net.routers[s]
+                    .network_routes()
+                    .iter()
+                    .find(|r| r.dest == 0x0200_0000 + d as u32);
+                assert_eq!(
+                    net_hops.map(|r| r.hops),
+                    dist[d],
+                    "trial {trial}: {s} -> network of {d}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn willingness_never_is_not_a_transit_and_always_is_an_mpr() {
     // Square 0-1-3, 0-2-3. Router 1 listed first at router 0 (link 0).
     let links = [link(0, 1), link(0, 2), link(1, 3), link(2, 3)];
@@ -388,4 +438,48 @@ fn each_tc_reaches_every_router_and_is_processed_and_forwarded_once() {
             "router {r}"
         );
     }
+}
+
+#[test]
+fn a_broken_link_is_routed_around_once_its_loss_is_sensed() {
+    // Square 0-1-3, 0-2-3: router 0 reaches 3 through 1 (its first neighbour) until link 1-3
+    // (link 2) fails, then through 2 once router 1's HELLO reports the link lost.
+    let links = [link(0, 1), link(0, 2), link(1, 3), link(2, 3)];
+    let mut net = Net::new(
+        &OlsrConfig::default(),
+        4,
+        &links,
+        &[vec![], vec![], vec![], vec![0x0a0b_0000]],
+        6,
+    );
+    net.run_until(secs(20.0));
+    let main3 = net.routers[3].main_addr();
+    assert_eq!(
+        net.routers[0].route_to_addr(main3),
+        Some((0, net.addr(1, 0)))
+    );
+    assert_eq!(
+        net.routers[0].route_to_network(0x0a0b_0000),
+        Some((0, net.addr(1, 0)))
+    );
+    net.set_link_up(2, false);
+    // Router 1 senses the loss ≤ 6 s after 3's last HELLO (≤ 2.5 s before the cut), and tells
+    // router 0 in its next HELLO (≤ 2.5 s later).
+    net.run_until(secs(20.0 + 6.0 + 2.6));
+    assert_eq!(
+        net.routers[0].route_to_addr(main3),
+        Some((1, net.addr(2, 0)))
+    );
+    let to3 = net.routers[0]
+        .host_routes()
+        .iter()
+        .find(|r| r.dest == main3)
+        .unwrap();
+    assert_eq!(to3.hops, 2);
+    // The HNA route moves too (a one-route HNA table is cleared at every recomputation, so
+    // ns-3's "replace only if strictly shorter" does not keep the old next hop here).
+    assert_eq!(
+        net.routers[0].route_to_network(0x0a0b_0000),
+        Some((1, net.addr(2, 0)))
+    );
 }
