@@ -188,6 +188,27 @@ impl OlsrPacket {
     pub fn ip_bytes(&self) -> u32 {
         IP_UDP_HEADER_BYTES + self.olsr_bytes()
     }
+
+    /// Sizes of the IP packets that carry it over a link with this `mtu`: the whole packet
+    /// if it fits, else the IPv4 fragments ns-3's `Ipv4L3Protocol::DoFragmentation` cuts
+    /// (each a 20-byte header plus (mtu − 20) rounded down to 8 bytes of the UDP datagram,
+    /// the last one the rest). ns-3's OLSR packs up to 64 messages per packet, so flooding
+    /// rounds do exceed 1500 bytes (e.g. around t = 10.5 s on the seed 004 grid).
+    pub fn ip_fragment_sizes(&self, mtu: u32) -> impl Iterator<Item = u32> {
+        const IPV4_HEADER: u32 = 20;
+        assert!(
+            mtu >= IPV4_HEADER + 8,
+            "MTU {mtu} too small for IPv4 fragments"
+        );
+        let datagram = self.ip_bytes() - IPV4_HEADER;
+        let chunk = if datagram + IPV4_HEADER <= mtu {
+            datagram
+        } else {
+            (mtu - IPV4_HEADER) & !7
+        };
+        let count = datagram.div_ceil(chunk);
+        (0..count).map(move |i| IPV4_HEADER + chunk.min(datagram - i * chunk))
+    }
 }
 
 #[cfg(test)]
@@ -253,5 +274,42 @@ mod tests {
         };
         assert_eq!(pkt.olsr_bytes(), 4 + 36 + 28 + 20);
         assert_eq!(pkt.ip_bytes(), 28 + 4 + 36 + 28 + 20);
+        assert_eq!(
+            pkt.ip_fragment_sizes(1500).collect::<Vec<_>>(),
+            vec![pkt.ip_bytes()]
+        );
+    }
+
+    #[test]
+    fn packets_above_the_mtu_are_cut_into_ipv4_fragments() {
+        // 64 TCs with 4 addresses each: 4 + 64·32 = 2052 B of OLSR, a 2060 B UDP datagram.
+        let tc = OlsrMessage {
+            vtime: seconds_to_emf(15.0),
+            originator: 1,
+            ttl: 255,
+            hop_count: 1,
+            seq: 1,
+            body: MessageBody::Tc(Tc {
+                ansn: 1,
+                advertised: vec![1, 2, 3, 4],
+            }),
+        };
+        let pkt = OlsrPacket {
+            seq: 1,
+            messages: vec![tc; 64],
+        };
+        assert_eq!(pkt.ip_bytes(), 2080);
+        // MTU 1500: 1480 B of datagram in the first fragment, 580 B in the second.
+        assert_eq!(
+            pkt.ip_fragment_sizes(1500).collect::<Vec<_>>(),
+            vec![1500, 600]
+        );
+        // MTU 1006: (1006 − 20) & !7 = 984 B per fragment: 984 + 984 + 92.
+        assert_eq!(
+            pkt.ip_fragment_sizes(1006).collect::<Vec<_>>(),
+            vec![1004, 1004, 112]
+        );
+        // Exactly fitting: no fragmentation.
+        assert_eq!(pkt.ip_fragment_sizes(2080).collect::<Vec<_>>(), vec![2080]);
     }
 }

@@ -12,6 +12,8 @@ use ccsim_routing::olsr::{MessageBody, OlsrConfig, OlsrPacket, OlsrRouter};
 
 /// ns-3's point-to-point device adds a 2-byte PPP header to every IP packet.
 const PPP_HEADER_BYTES: u64 = 2;
+/// Link MTU of validation/ns3/mesh/SCENARIO.md.
+const MTU_BYTES: u32 = 1500;
 
 /// A link between routers `a` and `b`.
 #[derive(Clone, Copy, Debug)]
