@@ -1,7 +1,7 @@
 //! CUBIC, as ns-3.44 `TcpCubic` (`src/internet/model/tcp-cubic.cc`): RFC 8312 CUBIC with the
 //! Linux `tcp_cubic.c` structure (`bictcp_update` counting ACKs against `cnt`), TCP friendliness
 //! (RFC 8312 §4.2, Linux `tcp_friendliness`), fast convergence (RFC 8312 §4.6) and ns-3's
-//! HyStart (ACK train and delay increase; Ha & Rhee, "Hybrid Slow Start", 2011).
+//! HyStart ([`crate::hystart`]: ACK train and delay increase; Ha & Rhee 2011).
 //!
 //! Arithmetic follows ns-3 exactly: cwnd in whole segments (`GetCwndInSegments`), `K` and the
 //! cubic offset in `double` seconds from ns-3 `Time::GetSeconds()` (see [`crate::ns3num`]),
@@ -10,6 +10,8 @@
 //! no cap at ssthresh, and the HyStart delay threshold is `delayMin + clamp(delayMin)` (Linux
 //! uses `delayMin/8` for the clamp argument).
 
+pub use crate::hystart::HystartDetect;
+use crate::hystart::{Hystart, HystartParams};
 use crate::ns3num::{cast_u32, seconds_i64};
 use crate::params::{
     bool_param, enum_param, f64_param, time_param, u32_param, ParamSpec, Tunables,
@@ -17,23 +19,6 @@ use crate::params::{
 use crate::{CcaError, CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
 use serde_json::Value;
-
-/// Which HyStart detectors may end slow start (ns-3 `HybridSSDetectionMode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HystartDetect {
-    PacketTrain,
-    Delay,
-    Both,
-}
-
-impl HystartDetect {
-    fn packet_train(self) -> bool {
-        matches!(self, HystartDetect::PacketTrain | HystartDetect::Both)
-    }
-    fn delay(self) -> bool {
-        matches!(self, HystartDetect::Delay | HystartDetect::Both)
-    }
-}
 
 /// Tunables of [`Cubic`] (ns-3 attributes of `ns3::TcpCubic`, ns-3.44 defaults).
 #[derive(Clone, Debug, PartialEq)]
@@ -195,18 +180,8 @@ pub struct Cubic {
     delay_min: Option<Time>,
     /// Start of the current epoch (`m_epochStart`).
     epoch_start: Option<Time>,
-    /// HyStart found the exit point (`m_found`).
-    found: bool,
-    /// Start of the HyStart round (`m_roundStart`).
-    round_start: Option<Time>,
-    /// End sequence of the HyStart round (`m_endSeq`).
-    end_seq: u64,
-    /// Last time an ACK was close enough to count as a train (`m_lastAck`).
-    last_ack: Option<Time>,
-    /// Minimum RTT of the current HyStart round (`m_currRtt`).
-    curr_rtt: Option<Time>,
-    /// Delay samples taken this round (`m_sampleCnt`).
-    sample_cnt: u32,
+    /// HyStart's round state ([`crate::hystart`]).
+    hystart: Hystart,
     /// ACKed segments for the Reno estimate (`m_ackCnt`).
     ack_cnt: u32,
     /// Reno-equivalent cwnd in segments (`m_tcpCwnd`).
@@ -229,24 +204,10 @@ impl Cubic {
             bic_k: 0.0,
             delay_min: None,
             epoch_start: None,
-            found: false,
-            round_start: None,
-            end_seq: 0,
-            last_ack: None,
-            curr_rtt: None,
-            sample_cnt: 0,
+            hystart: Hystart::default(),
             ack_cnt: 0,
             tcp_cwnd: 0,
         }
-    }
-
-    /// `TcpCubic::HystartReset`.
-    fn hystart_reset(&mut self, tcb: &TcpState) {
-        self.round_start = Some(tcb.now);
-        self.last_ack = Some(tcb.now);
-        self.end_seq = tcb.high_tx_mark;
-        self.curr_rtt = None;
-        self.sample_cnt = 0;
     }
 
     /// `TcpCubic::CubicReset` (on entering CA_LOSS). ns-3.44 keeps `m_lastMaxCwnd` (W_max) and
@@ -257,7 +218,7 @@ impl Cubic {
         self.ack_cnt = 0;
         self.tcp_cwnd = 0;
         self.delay_min = None;
-        self.found = false;
+        self.hystart.clear();
     }
 
     /// `TcpCubic::Update`: the ACK count `cnt` after which cwnd grows by one segment.
@@ -335,54 +296,15 @@ impl Cubic {
         cnt.max(2)
     }
 
-    /// `TcpCubic::HystartUpdate`.
-    fn hystart_update(&mut self, tcb: &mut TcpState, delay: Time) {
-        if self.found {
-            return;
-        }
-        let now = tcb.now;
-        let delay_min = self.delay_min.unwrap_or(Time::ZERO);
-        // ACK-train detection. An unset m_lastAck/m_roundStart is Time::Min() in ns-3, so
-        // `now - m_lastAck` wraps negative (<= delta) and `now - m_roundStart` is never > delayMin.
-        let close = match self.last_ack {
-            None => true,
-            Some(last) => now.saturating_sub(last) <= self.config.hystart_ack_delta,
-        };
-        if close {
-            self.last_ack = Some(now);
-            let long_round = self
-                .round_start
-                .is_some_and(|start| now.saturating_sub(start) > delay_min);
-            if long_round && self.config.hystart_detect.packet_train() {
-                self.found = true;
-            }
-        }
-        // Delay-increase detection over hystart_min_samples samples.
-        if self.sample_cnt < self.config.hystart_min_samples as u32 {
-            if !matches!(self.curr_rtt, Some(curr) if curr <= delay) {
-                self.curr_rtt = Some(delay);
-            }
-            self.sample_cnt += 1;
-        } else if self
-            .curr_rtt
-            .is_some_and(|curr| curr > delay_min + self.hystart_delay_thresh(delay_min))
-            && self.config.hystart_detect.delay()
-        {
-            self.found = true;
-        }
-        if self.found {
-            tcb.ssthresh = tcb.cwnd;
-        }
-    }
-
-    /// `TcpCubic::HystartDelayThresh`: clamp to [hystart_delay_min, hystart_delay_max].
-    fn hystart_delay_thresh(&self, t: Time) -> Time {
-        if t > self.config.hystart_delay_max {
-            self.config.hystart_delay_max
-        } else if t < self.config.hystart_delay_min {
-            self.config.hystart_delay_min
-        } else {
-            t
+    /// The HyStart settings from the tunables.
+    fn hystart_params(&self) -> HystartParams {
+        let c = &self.config;
+        HystartParams {
+            detect: c.hystart_detect,
+            min_samples: c.hystart_min_samples,
+            ack_delta: c.hystart_ack_delta,
+            delay_min: c.hystart_delay_min,
+            delay_max: c.hystart_delay_max,
         }
     }
 }
@@ -395,7 +317,7 @@ impl CongestionOps for Cubic {
     /// `TcpCubic::Init`: starts the first HyStart round (`HystartReset`). The ns-3.44 vectors do
     /// not depend on it: the first slow-start ACK resets the round anyway (`m_endSeq` is 0).
     fn init(&mut self, tcb: &mut TcpState) {
-        self.hystart_reset(tcb);
+        self.hystart.start_round(tcb);
     }
 
     /// `TcpCubic::GetSsThresh`: W_max with fast convergence, `ssthresh = max(cwnd·beta, 2)` segments.
@@ -419,8 +341,8 @@ impl CongestionOps for Cubic {
             return;
         }
         if tcb.cwnd < tcb.ssthresh {
-            if self.config.hystart && tcb.last_acked_seq > self.end_seq {
-                self.hystart_reset(tcb);
+            if self.config.hystart && self.hystart.round_ended(tcb) {
+                self.hystart.start_round(tcb);
             }
             // ns-3 approximates Linux QUICKACK with byte counting in slow start (RFC 3465).
             tcb.cwnd = tcb.cwnd.wrapping_add(segments_acked.wrapping_mul(tcb.mss));
@@ -452,7 +374,11 @@ impl CongestionOps for Cubic {
             && tcb.cwnd <= tcb.ssthresh
             && tcb.cwnd >= self.config.hystart_low_window.wrapping_mul(tcb.mss)
         {
-            self.hystart_update(tcb, rtt);
+            let params = self.hystart_params();
+            let delay_min = self.delay_min.unwrap_or(Time::ZERO);
+            if self.hystart.update(&params, tcb.now, rtt, delay_min) {
+                tcb.ssthresh = tcb.cwnd;
+            }
         }
     }
 
@@ -460,7 +386,7 @@ impl CongestionOps for Cubic {
     fn congestion_state_set(&mut self, tcb: &mut TcpState, new_state: CongState) {
         if new_state == CongState::Loss {
             self.cubic_reset();
-            self.hystart_reset(tcb);
+            self.hystart.start_round(tcb);
         }
     }
 }
@@ -501,7 +427,7 @@ mod tests {
             };
             cubic.pkts_acked(&mut tcb, 1, rtt);
         }
-        cubic.curr_rtt = Some(Time::from_millis(30));
+        cubic.hystart.curr_rtt = Some(Time::from_millis(30));
         tcb.now = Time::from_millis(1000);
         cubic.pkts_acked(&mut tcb, 1, Time::from_millis(30));
         assert_eq!(tcb.ssthresh, tcb.cwnd);

@@ -6,9 +6,10 @@
 //! "tcb"), which carries the simulated clock `now` explicitly: no algorithm reads a global clock.
 //!
 //! Twelve algorithms are byte-exact ports of ns-3.44 ([`ns3_vector_algorithms`]); Tahoe, Reno,
-//! Westwood, SIAD, BBR and TCP Wave follow the sources named in their modules. Those that need
-//! more than ns-3's hooks use [`CongestionOps::recovery_policy`] (Tahoe, Reno) or the burst-mode
-//! hooks (Wave, see [`wave`]).
+//! Westwood, SIAD, BBR and TCP Wave follow the sources named in their modules. What an
+//! algorithm needs beyond ns-3's hooks is a capability the factory returns with it in a
+//! [`Controller`]: a [`RecoveryPolicy`] (Tahoe, Reno) and burst mode ([`BurstOps`], Wave).
+//! Shared mechanisms live in their own modules: [`hystart`] (CUBIC), [`windowed_filter`] (BBR).
 
 pub mod bbr;
 pub mod bic;
@@ -16,6 +17,7 @@ pub mod cubic;
 pub mod highspeed;
 pub mod htcp;
 pub mod hybla;
+pub mod hystart;
 pub mod illinois;
 pub mod linux_reno;
 pub mod newreno;
@@ -31,6 +33,7 @@ pub mod vegas;
 pub mod wave;
 pub mod westwood;
 pub mod westwood_plus;
+pub mod windowed_filter;
 pub mod yeah;
 
 pub use params::{ParamSpec, Tunables};
@@ -131,31 +134,149 @@ fn short_name(name: &str) -> Result<&'static str, CcaError> {
 
 /// Build a congestion-control algorithm from its ns-3 TypeId name (`"TcpCubic"`, also
 /// `"ns3::TcpCubic"`) or short name (`"cubic"`), with tunables from `params` (snake_case ns-3
-/// attribute names; missing ones take the ns-3.44 defaults).
-pub fn build(name: &str, params: &Map<String, Value>) -> Result<Box<dyn CongestionOps>, CcaError> {
+/// attribute names; missing ones take the ns-3.44 defaults). The [`Controller`] carries the
+/// algorithm's capabilities: its recovery policy and, for Wave, burst mode.
+pub fn build(name: &str, params: &Map<String, Value>) -> Result<Controller, CcaError> {
+    use RecoveryPolicy::{NewReno, Reno, Tahoe};
+    fn window<T: CongestionOps + 'static>(ops: T, recovery: RecoveryPolicy) -> Controller {
+        Controller::window(Box::new(ops), recovery)
+    }
     Ok(match short_name(name)? {
-        "newreno" => Box::new(newreno::NewReno::new(Tunables::from_params(params)?)),
-        "linuxreno" => Box::new(linux_reno::LinuxReno::new(Tunables::from_params(params)?)),
-        "cubic" => Box::new(cubic::Cubic::new(Tunables::from_params(params)?)),
-        "bic" => Box::new(bic::Bic::new(Tunables::from_params(params)?)),
-        "scalable" => Box::new(scalable::Scalable::new(Tunables::from_params(params)?)),
-        "highspeed" => Box::new(highspeed::HighSpeed::new(Tunables::from_params(params)?)),
-        "hybla" => Box::new(hybla::Hybla::new(Tunables::from_params(params)?)),
-        "htcp" => Box::new(htcp::Htcp::new(Tunables::from_params(params)?)),
-        "illinois" => Box::new(illinois::Illinois::new(Tunables::from_params(params)?)),
-        "vegas" => Box::new(vegas::Vegas::new(Tunables::from_params(params)?)),
-        "westwoodplus" => Box::new(westwood_plus::WestwoodPlus::new(Tunables::from_params(
-            params,
-        )?)),
-        "yeah" => Box::new(yeah::Yeah::new(Tunables::from_params(params)?)),
-        "tahoe" => Box::new(tahoe::Tahoe::new(Tunables::from_params(params)?)),
-        "reno" => Box::new(reno::Reno::new(Tunables::from_params(params)?)),
-        "westwood" => Box::new(westwood::Westwood::new(Tunables::from_params(params)?)),
-        "siad" => Box::new(siad::Siad::new(Tunables::from_params(params)?)),
-        "bbr" => Box::new(bbr::Bbr::new(Tunables::from_params(params)?)),
-        "wave" => Box::new(wave::Wave::new(Tunables::from_params(params)?)),
+        "newreno" => window(
+            newreno::NewReno::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "linuxreno" => window(
+            linux_reno::LinuxReno::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "cubic" => window(cubic::Cubic::new(Tunables::from_params(params)?), NewReno),
+        "bic" => window(bic::Bic::new(Tunables::from_params(params)?), NewReno),
+        "scalable" => window(
+            scalable::Scalable::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "highspeed" => window(
+            highspeed::HighSpeed::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "hybla" => window(hybla::Hybla::new(Tunables::from_params(params)?), NewReno),
+        "htcp" => window(htcp::Htcp::new(Tunables::from_params(params)?), NewReno),
+        "illinois" => window(
+            illinois::Illinois::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "vegas" => window(vegas::Vegas::new(Tunables::from_params(params)?), NewReno),
+        "westwoodplus" => window(
+            westwood_plus::WestwoodPlus::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "yeah" => window(yeah::Yeah::new(Tunables::from_params(params)?), NewReno),
+        // ns-3.23 TcpTahoe / TcpReno: the difference is in the sender (see RecoveryPolicy).
+        "tahoe" => window(tahoe::Tahoe::new(Tunables::from_params(params)?), Tahoe),
+        "reno" => window(reno::Reno::new(Tunables::from_params(params)?), Reno),
+        "westwood" => window(
+            westwood::Westwood::new(Tunables::from_params(params)?),
+            NewReno,
+        ),
+        "siad" => window(siad::Siad::new(Tunables::from_params(params)?), NewReno),
+        "bbr" => window(bbr::Bbr::new(Tunables::from_params(params)?), NewReno),
+        "wave" => Controller::burst(
+            Box::new(wave::Wave::new(Tunables::from_params(params)?)),
+            NewReno,
+        ),
         other => unreachable!("short_name returned {other}"),
     })
+}
+
+/// A built algorithm with its capabilities: what the sender must do for it beyond calling the
+/// [`CongestionOps`] hooks. Dereferences to the hooks.
+pub struct Controller {
+    ops: Ops,
+    recovery: RecoveryPolicy,
+}
+
+/// The two kinds of algorithm the sender drives.
+enum Ops {
+    /// Window/ACK-clocked: every ns-3 algorithm, BBR included.
+    Window(Box<dyn CongestionOps>),
+    /// Burst mode: a self-managed timer releases bursts (TCP Wave).
+    Burst(Box<dyn BurstOps>),
+}
+
+/// What an algorithm asks of the sender, fixed when it is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// How loss recovery runs ([`RecoveryPolicy`]).
+    pub recovery: RecoveryPolicy,
+    /// The sender runs the burst timer and asks [`BurstOps`] (Wave).
+    pub burst_mode: bool,
+    /// ns-3 `HasCongControl`: the algorithm sets cwnd and pacing from rate samples.
+    pub full_control: bool,
+}
+
+impl Controller {
+    /// A window-based algorithm with the given recovery policy.
+    pub fn window(ops: Box<dyn CongestionOps>, recovery: RecoveryPolicy) -> Self {
+        Controller {
+            ops: Ops::Window(ops),
+            recovery,
+        }
+    }
+
+    /// A burst-mode algorithm.
+    pub fn burst(ops: Box<dyn BurstOps>, recovery: RecoveryPolicy) -> Self {
+        Controller {
+            ops: Ops::Burst(ops),
+            recovery,
+        }
+    }
+
+    pub fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            recovery: self.recovery,
+            burst_mode: matches!(self.ops, Ops::Burst(_)),
+            full_control: self.has_cong_control(),
+        }
+    }
+
+    pub fn recovery_policy(&self) -> RecoveryPolicy {
+        self.recovery
+    }
+
+    /// The burst-mode hooks, for a burst-mode algorithm.
+    pub fn burst_ops(&self) -> Option<&dyn BurstOps> {
+        match &self.ops {
+            Ops::Burst(b) => Some(&**b),
+            Ops::Window(_) => None,
+        }
+    }
+
+    pub fn burst_ops_mut(&mut self) -> Option<&mut dyn BurstOps> {
+        match &mut self.ops {
+            Ops::Burst(b) => Some(&mut **b),
+            Ops::Window(_) => None,
+        }
+    }
+}
+
+impl std::ops::Deref for Controller {
+    type Target = dyn CongestionOps;
+    fn deref(&self) -> &Self::Target {
+        match &self.ops {
+            Ops::Window(o) => &**o,
+            Ops::Burst(b) => &**b,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Controller {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match &mut self.ops {
+            Ops::Window(o) => &mut **o,
+            Ops::Burst(b) => &mut **b,
+        }
+    }
 }
 
 /// Why [`build`] refused: an unknown algorithm or parameter, or a bad value.
@@ -223,10 +344,11 @@ impl std::error::Error for CcaError {}
 
 /// The congestion-control hooks. Required: [`name`](CongestionOps::name),
 /// [`ssthresh`](CongestionOps::ssthresh), [`increase_window`](CongestionOps::increase_window).
-/// Everything else is optional with ns-3's default behaviour (do nothing). The last five hooks
-/// are ccsim additions for algorithms ns-3.44 lacks: [`recovery_policy`](CongestionOps::recovery_policy)
-/// (Tahoe, Reno) and the burst-mode hooks (TCP Wave); their defaults leave every ns-3 algorithm
-/// unchanged.
+/// Everything else is optional with ns-3's default behaviour (do nothing). Only hooks that
+/// ns-3.44 `TcpCongestionOps` or Linux `tcp_congestion_ops` have, and that the sender calls, are
+/// here; what only some algorithms need is a capability ([`Controller`], [`BurstOps`]).
+/// Linux's `undo_cwnd` is absent: ccsim detects no spurious retransmission (no DSACK, Eifel or
+/// F-RTO), so nothing would ever call it.
 pub trait CongestionOps: Send {
     /// ns-3 TypeId name, e.g. `"TcpCubic"`.
     fn name(&self) -> &'static str;
@@ -261,11 +383,6 @@ pub trait CongestionOps: Send {
     /// ns-3 `CongControl(tcb, rc, rs)` / Linux `cong_control`: full control of cwnd and pacing.
     fn cong_control(&mut self, _tcb: &mut TcpState, _rc: &RateConnection, _rs: &RateSample) {}
 
-    /// Linux `undo_cwnd` (ns-3 has no such hook; ccsim never calls it in ns-3 mode).
-    fn undo_cwnd(&mut self, tcb: &mut TcpState) -> u32 {
-        tcb.cwnd
-    }
-
     /// Algorithms that keep their own timers (ns-3 Westwood+ bandwidth sampling) report the
     /// next one here; the owner calls [`on_timer`](CongestionOps::on_timer) at that time.
     fn next_timer(&self) -> Option<Time> {
@@ -274,40 +391,31 @@ pub trait CongestionOps: Send {
 
     /// Runs the algorithm's own timer (see [`next_timer`](CongestionOps::next_timer)).
     fn on_timer(&mut self, _tcb: &mut TcpState) {}
-
-    /// How the sender runs loss recovery with this algorithm; see [`RecoveryPolicy`] for what
-    /// the sender must do in each case. Default: [`RecoveryPolicy::NewReno`], what ns-3.44's
-    /// `TcpSocketBase` does for every algorithm (so every ns-3 algorithm keeps it).
-    fn recovery_policy(&self) -> RecoveryPolicy {
-        RecoveryPolicy::NewReno
-    }
-
-    /// Burst mode (TCP Wave): the most segments the sender may transmit per burst, i.e. per
-    /// expiry of the burst timer (Linux hook `get_segs_per_round` of Patriciello's TCP Wave
-    /// patches). `None` (default): not a burst-based algorithm. The protocol the sender must
-    /// follow is in the [`wave`] module documentation.
-    fn send_quantum(&self) -> Option<u32> {
-        None
-    }
-
-    /// Burst mode: the interval to the next burst, TxTime (Linux hook `get_pacing_time`).
-    /// `Some` switches the sender to burst mode; read it again after every hook call, since
-    /// ACKs change it. `None` (default): window/ACK-clocked transmission.
-    fn burst_interval(&self) -> Option<Time> {
-        None
-    }
-
-    /// Burst mode: the burst timer expired; the algorithm opens the window for the next burst
-    /// (Linux hook `pacing_timer_expired`). Called before the sender transmits the burst.
-    fn on_burst_timer(&mut self, _tcb: &mut TcpState) {}
-
-    /// Burst mode: the sender transmitted `segments` segments (new data and retransmissions)
-    /// in the transmission round that followed a burst-timer expiry or the first
-    /// transmission (Linux hook `segments_sent`). Called once per round, also with 0.
-    fn on_burst_sent(&mut self, _tcb: &mut TcpState, _segments: u32) {}
 }
 
-/// Loss-recovery behaviour an algorithm asks of the sender ([`CongestionOps::recovery_policy`]).
+/// Burst mode (TCP Wave): the hooks of Patriciello's Linux `tcp_congestion_ops` additions that
+/// the sender calls when the factory built the algorithm as [`Controller::burst`]. The protocol
+/// the sender follows is in the [`wave`] module documentation.
+pub trait BurstOps: CongestionOps {
+    /// The most segments the sender may transmit per burst, i.e. per expiry of the burst timer
+    /// (Linux hook `get_segs_per_round`).
+    fn send_quantum(&self) -> u32;
+
+    /// The interval to the next burst, TxTime (Linux hook `get_pacing_time`). Read it again
+    /// after every hook call, since ACKs change it.
+    fn burst_interval(&self) -> Time;
+
+    /// The burst timer expired; the algorithm opens the window for the next burst (Linux hook
+    /// `pacing_timer_expired`). Called before the sender transmits the burst.
+    fn on_burst_timer(&mut self, tcb: &mut TcpState);
+
+    /// The sender transmitted `segments` segments (new data and retransmissions) in the
+    /// transmission round that followed a burst-timer expiry or the first transmission (Linux
+    /// hook `segments_sent`). Called once per round, also with 0.
+    fn on_burst_sent(&mut self, tcb: &mut TcpState, segments: u32);
+}
+
+/// Loss-recovery behaviour an algorithm asks of the sender ([`Capabilities::recovery`]).
 ///
 /// ns-3.44 has one recovery procedure for every algorithm (RFC 6675 with SACK, RFC 6582 NewReno
 /// without). The classic variants that seed 003 compares against (ns-3.23 `TcpTahoe` and

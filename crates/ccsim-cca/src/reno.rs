@@ -21,7 +21,7 @@
 
 use crate::ns3num::cast_u32;
 use crate::params::{ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, RecoveryPolicy, TcpState};
+use crate::{CcaError, CongestionOps, TcpState};
 use serde_json::Value;
 
 /// ns-3.23 `TcpReno::NewAck` / `TcpTahoe::NewAck`: slow start or congestion avoidance, once per
@@ -76,10 +76,6 @@ impl CongestionOps for Reno {
     fn increase_window(&mut self, tcb: &mut TcpState, segments_acked: u32) {
         increase_window(tcb, segments_acked);
     }
-
-    fn recovery_policy(&self) -> RecoveryPolicy {
-        RecoveryPolicy::Reno
-    }
 }
 
 #[cfg(test)]
@@ -109,14 +105,5 @@ mod tests {
         let mut reno = Reno::default();
         assert_eq!(reno.ssthresh(&tcb, 9000), 4500);
         assert_eq!(reno.ssthresh(&tcb, 3000), 2000);
-    }
-
-    #[test]
-    fn asks_for_reno_recovery() {
-        assert_eq!(Reno::default().recovery_policy(), RecoveryPolicy::Reno);
-        assert_eq!(
-            crate::newreno::NewReno::default().recovery_policy(),
-            RecoveryPolicy::NewReno
-        );
     }
 }

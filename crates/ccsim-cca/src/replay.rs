@@ -55,7 +55,7 @@
 //! instead of entering Recovery. Algorithms that take their window from rate samples
 //! (`has_cong_control`: BBR, Wave) cannot be replayed at this level and are refused.
 
-use crate::{build, CaEvent, CcaError, CongState, CongestionOps, RecoveryPolicy, TcpState};
+use crate::{build, CaEvent, CcaError, CongState, Controller, RecoveryPolicy, TcpState};
 use ccsim_core::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
@@ -192,13 +192,13 @@ impl From<serde_json::Error> for ReplayError {
 /// semantics need.
 struct Sender {
     tcb: TcpState,
-    cca: Box<dyn CongestionOps>,
+    cca: Controller,
     dup_acks: u32,
     recover: u64,
 }
 
 impl Sender {
-    fn new(cca: Box<dyn CongestionOps>, p: &VectorParams) -> Self {
+    fn new(cca: Controller, p: &VectorParams) -> Self {
         Sender {
             tcb: TcpState::new(p.mss, p.init_cwnd_segs, p.init_ssthresh),
             cca,

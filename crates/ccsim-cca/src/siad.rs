@@ -50,8 +50,9 @@
 //!   min_delay))` when `num_ms` is set; **trend** `cwnd − prev_max_cwnd` gives
 //!   `incthresh = max(cwnd + trend, ssthresh)` (or ssthresh if `prev_max_cwnd ≥ 2·cwnd`);
 //!   `increase = max(Num_RTT, incthresh − ssthresh)`.
-//! - `cwnd_event(CompleteCwr)` resets the per-epoch state; [`CongestionOps::undo_cwnd`] returns
-//!   `incthresh` and restores `incthresh = prev_max_cwnd`.
+//! - `cwnd_event(CompleteCwr)` resets the per-epoch state. Linux's `tcp_siad_undo_cwnd`
+//!   (return `incthresh`, restore `incthresh = prev_max_cwnd`) is not ported: ccsim never
+//!   undoes a window reduction (it detects no spurious retransmission), so nothing calls it.
 //!
 //! # The ns-3 port (`ns3_port_compat = true`)
 //!
@@ -724,17 +725,6 @@ impl CongestionOps for Siad {
             self.increase_performed = false;
         }
     }
-
-    /// `tcp_siad_undo_cwnd` (Linux mode; the ns-3 port has none and keeps cwnd).
-    fn undo_cwnd(&mut self, tcb: &mut TcpState) -> u32 {
-        if self.config.ns3_port_compat {
-            return tcb.cwnd;
-        }
-        let cwnd = self.incthresh;
-        self.incthresh = self.prev_max_cwnd;
-        self.min_delay_seen = true;
-        cwnd.wrapping_mul(tcb.mss)
-    }
 }
 
 #[cfg(test)]
@@ -926,13 +916,6 @@ mod tests {
     }
 
     #[test]
-    fn undo_returns_incthresh() {
-        let (mut siad, mut tcb, _) = after_first_loss(SiadConfig::default());
-        assert_eq!(siad.undo_cwnd(&mut tcb), 32 * MSS);
-        assert_eq!(siad.incthresh(), 21);
-    }
-
-    #[test]
     fn linux_mode_samples_the_raw_rtt_and_ignores_pkts_acked() {
         let (mut siad, mut tcb) = linux();
         siad.pkts_acked(&mut tcb, 1, Time::from_millis(30));
@@ -1009,13 +992,6 @@ mod tests {
             }
             assert_eq!(tcb.cwnd_segs(), expected);
         }
-    }
-
-    #[test]
-    fn ns3_port_has_no_undo() {
-        let mut siad = Siad::new(ns3());
-        let mut tcb = TcpState::new(MSS, 10, u32::MAX);
-        assert_eq!(siad.undo_cwnd(&mut tcb), 10 * MSS);
     }
 
     #[test]

@@ -30,17 +30,18 @@ impl CongState {
     }
 }
 
-/// Congestion-avoidance events (ns-3 `TcpCAEvent_t`, Linux `tcp_ca_event`).
+/// Congestion-avoidance events (ns-3 `TcpCAEvent_t`, Linux `tcp_ca_event`): the ones the
+/// sender emits. ccsim has no ECN and no delayed-ACK or idle-restart signal toward the
+/// algorithm, so `CA_EVENT_ECN_*`, `CA_EVENT_[NON_]DELAYED_ACK` and `CA_EVENT_CWND_RESTART`
+/// are not modelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CaEvent {
+    /// Sending resumes with nothing in flight (full-control algorithms: BBR, Wave).
     TxStart,
-    CwndRestart,
+    /// Fast recovery ends (`ProcessAck` on the full ACK).
     CompleteCwr,
+    /// A retransmission timeout, or Tahoe's early timeout.
     Loss,
-    EcnNoCe,
-    EcnIsCe,
-    DelayedAck,
-    NonDelayedAck,
 }
 
 /// Socket state read and written by the algorithm. Sizes in bytes, times in ns.

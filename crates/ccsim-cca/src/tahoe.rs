@@ -18,7 +18,7 @@
 //! rounds ssthresh down to whole segments; ns-3.23 does not, and neither does ccsim.
 
 use crate::params::{ParamSpec, Tunables};
-use crate::{reno, CcaError, CongestionOps, RecoveryPolicy, TcpState};
+use crate::{reno, CcaError, CongestionOps, TcpState};
 use serde_json::Value;
 
 /// Tahoe has no tunables.
@@ -58,10 +58,6 @@ impl CongestionOps for Tahoe {
     fn increase_window(&mut self, tcb: &mut TcpState, segments_acked: u32) {
         reno::increase_window(tcb, segments_acked);
     }
-
-    fn recovery_policy(&self) -> RecoveryPolicy {
-        RecoveryPolicy::Tahoe
-    }
 }
 
 #[cfg(test)]
@@ -84,7 +80,6 @@ mod tests {
         let mut tahoe = Tahoe::default();
         tcb.ssthresh = tahoe.ssthresh(&tcb, tcb.cwnd);
         // What the sender does for RecoveryPolicy::Tahoe: one segment, then slow start.
-        assert_eq!(tahoe.recovery_policy(), RecoveryPolicy::Tahoe);
         tcb.cwnd = tcb.mss;
         for expected in [2000, 3000, 4000] {
             tahoe.increase_window(&mut tcb, 1);

@@ -12,8 +12,8 @@
 //!
 //! # What the sender must do (burst mode)
 //!
-//! `burst_interval().is_some()` puts the sender in burst mode; Wave also has
-//! `has_cong_control() == true`. The hooks mirror Patriciello's `tcp_congestion_ops` additions
+//! The factory builds Wave as a burst-mode [`Controller`](crate::Controller), which puts the
+//! sender in burst mode; Wave also has `has_cong_control() == true`. The [`BurstOps`] hooks mirror Patriciello's `tcp_congestion_ops` additions
 //! (`get_pacing_time`, `pacing_timer_expired`, `get_segs_per_round`, `segments_sent`):
 //!
 //! 1. **Start.** At the end of the handshake call `init(tcb)`: cwnd = `init_burst` segments,
@@ -21,19 +21,19 @@
 //! 2. **Transmission.** The usual window rule decides what may leave (`bytes_in_flight + segment
 //!    ≤ cwnd`, rwnd permitting; retransmissions as the recovery rules say) — Wave keeps cwnd
 //!    closed between bursts, so new data leaves essentially at timer expiries. Each transmission
-//!    attempt sends at most [`send_quantum`](CongestionOps::send_quantum) segments, back to back,
+//!    attempt sends at most [`send_quantum`](BurstOps::send_quantum) segments, back to back,
 //!    **without per-segment pacing**: the burst timer replaces it (Linux v0.2, `get_pacing_time`:
 //!    "Ideally, we don't need pacing").
 //!    - When a segment is about to leave while nothing is in flight, call
 //!      `cwnd_event(tcb, CaEvent::TxStart)` first (Linux `CA_EVENT_TX_START`); Wave starts its
 //!      bursts on the first one.
-//!    - After a transmission attempt call [`on_burst_sent(tcb, n)`](CongestionOps::on_burst_sent)
+//!    - After a transmission attempt call [`on_burst_sent(tcb, n)`](BurstOps::on_burst_sent)
 //!      with the number of segments it sent: always after an attempt that followed a burst-timer
 //!      expiry (also when n = 0), and after any other attempt that sent n > 0 segments (the
 //!      first burst, an application write, ACK-triggered retransmissions). Wave records the
 //!      first non-empty round after each expiry as a burst and balances over- and under-sending.
 //! 3. **Burst timer.** Arm it when segments are first sent after `init`, at
-//!    `now + burst_interval()`. On expiry: [`on_burst_timer(tcb)`](CongestionOps::on_burst_timer)
+//!    `now + burst_interval()`. On expiry: [`on_burst_timer(tcb)`](BurstOps::on_burst_timer)
 //!    (opens cwnd by one burst), a transmission attempt, `on_burst_sent(tcb, n)`, then re-arm at
 //!    `now + burst_interval()`, reading the interval after those calls (ACKs change it). The timer
 //!    keeps running while the connection is open; with nothing to send an expiry is a no-op for
@@ -86,7 +86,9 @@
 //! `first_rtt − min_rtt` saturates at 0.
 
 use crate::params::{time_param, u32_param, ParamSpec, Tunables};
-use crate::{CaEvent, CcaError, CongState, CongestionOps, RateConnection, RateSample, TcpState};
+use crate::{
+    BurstOps, CaEvent, CcaError, CongState, CongestionOps, RateConnection, RateSample, TcpState,
+};
 use ccsim_core::Time;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -544,15 +546,17 @@ impl CongestionOps for Wave {
         tcb.cwnd = tcb.bytes_in_flight;
         self.acce(tcb.now, rs, tcb.mss);
     }
+}
 
-    fn send_quantum(&self) -> Option<u32> {
-        Some(self.burst)
+impl BurstOps for Wave {
+    fn send_quantum(&self) -> u32 {
+        self.burst
     }
 
     /// `wavetcp_get_timer`: `min(TxTime, init_timer)`.
-    fn burst_interval(&self) -> Option<Time> {
+    fn burst_interval(&self) -> Time {
         let us = self.tx_timer_us.min(self.init_timer_us());
-        Some(Time::from_micros(us as u64))
+        Time::from_micros(us as u64)
     }
 
     /// `wavetcp_timer_expired`: open cwnd by the burst, corrected by the last round's balance.
@@ -649,8 +653,8 @@ mod tests {
     fn init_opens_one_burst_and_stays_out_of_slow_start() {
         let mut tcb = TcpState::new(MSS, 4, u32::MAX);
         let mut wave = Wave::default();
-        assert_eq!(wave.burst_interval(), Some(Time::from_millis(200)));
-        assert_eq!(wave.send_quantum(), Some(10));
+        assert_eq!(wave.burst_interval(), Time::from_millis(200));
+        assert_eq!(wave.send_quantum(), 10);
         assert!(wave.has_cong_control());
         wave.init(&mut tcb);
         assert_eq!((tcb.cwnd, tcb.ssthresh), (10 * MSS, 0));
@@ -691,7 +695,7 @@ mod tests {
         // 9e6 · ⌊10·2^20/9⌋ / 2^20 = 9 999 996 ns → 9999 µs; avg_rtt = min_rtt = 100 ms, so
         // delta_rtt = 0 and TxTime = 9999 µs.
         assert_eq!(wave.tx_timer(), Time::from_micros(9_999));
-        assert_eq!(wave.burst_interval(), Some(Time::from_micros(9_999)));
+        assert_eq!(wave.burst_interval(), Time::from_micros(9_999));
         assert_eq!(wave.avg_rtt(), Some(Time::from_millis(100)));
         assert_eq!(wave.burst_history().count(), 0);
         assert_eq!(wave.rate_bps(MSS), 10 * 1000 * 8 * 1_000_000 / 9_999);

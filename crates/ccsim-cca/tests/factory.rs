@@ -124,7 +124,7 @@ fn new_algorithms_take_their_tunables_and_hooks() {
     use ccsim_cca::{CongState, RecoveryPolicy};
     use ccsim_core::Time;
 
-    // Recovery policies through the trait object.
+    // Recovery policies are capabilities the factory returns.
     let policy = |name: &str| build(name, &Map::new()).unwrap().recovery_policy();
     assert_eq!(policy("tahoe"), RecoveryPolicy::Tahoe);
     assert_eq!(policy("TcpReno"), RecoveryPolicy::Reno);
@@ -167,8 +167,10 @@ fn new_algorithms_take_their_tunables_and_hooks() {
         &params(json!({"init_burst": 5, "init_timer": "100ms"})),
     )
     .unwrap();
-    assert_eq!(wave.burst_interval(), Some(Time::from_millis(100)));
-    assert_eq!(wave.send_quantum(), Some(5));
+    let burst = wave.burst_ops().expect("wave is built in burst mode");
+    assert_eq!(burst.burst_interval(), Time::from_millis(100));
+    assert_eq!(burst.send_quantum(), 5);
+    assert!(wave.capabilities().burst_mode && wave.capabilities().full_control);
     let mut tcb = TcpState::new(1000, 10, u32::MAX);
     wave.init(&mut tcb);
     assert_eq!((tcb.cwnd, tcb.ssthresh), (5000, 0));
@@ -176,11 +178,8 @@ fn new_algorithms_take_their_tunables_and_hooks() {
     for (short, _) in algorithm_names() {
         if *short != "wave" {
             let cca = build(short, &Map::new()).unwrap();
-            assert_eq!(
-                (cca.burst_interval(), cca.send_quantum()),
-                (None, None),
-                "{short}"
-            );
+            assert!(cca.burst_ops().is_none(), "{short}");
+            assert!(!cca.capabilities().burst_mode, "{short}");
         }
     }
 }

@@ -44,7 +44,9 @@ pub struct TcpConfig {
     pub delack_timeout: Time,
     pub sack: bool,
     pub timestamps: bool,
-    /// RFC 3042 limited transmit.
+    /// RFC 3042 limited transmit without SACK: each duplicate ACK before fast retransmit
+    /// counts one segment as gone, so one new segment may leave (ns-3.44 `LimitedTransmit`,
+    /// `AddRenoSack`). With SACK it is always on: SACKed segments leave the pipe.
     pub limited_transmit: bool,
     /// Duplicate-ACK threshold (ns-3 `ReTxThreshold`).
     pub dupack_threshold: u32,

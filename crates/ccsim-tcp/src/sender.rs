@@ -13,7 +13,7 @@ use crate::rate::RateEstimator;
 use crate::recovery::Recovery;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
-use ccsim_cca::{CaEvent, CongState, CongestionOps, RecoveryPolicy, TcpState};
+use ccsim_cca::{CaEvent, CongState, Controller, RecoveryPolicy, TcpState};
 use ccsim_core::Time;
 use ccsim_net::{TcpFlags, TcpSegment};
 
@@ -59,7 +59,7 @@ struct BurstState {
 pub struct TcpSender {
     cfg: TcpConfig,
     pub tcb: TcpState,
-    cca: Box<dyn CongestionOps>,
+    cca: Controller,
     /// The algorithm sets cwnd and pacing itself from rate samples (ns-3 `HasCongControl`, BBR):
     /// `pkts_acked`/`increase_window` and the recovery window rules are skipped.
     full_control: bool,
@@ -88,6 +88,9 @@ pub struct TcpSender {
     /// Timestamp to echo back (peer's latest TSval).
     ts_recent: u32,
     dupacks: u32,
+    /// Duplicate ACKs in Disorder that each let one new segment out without SACK (RFC 3042
+    /// limited transmit; ns-3.44 `AddRenoSack`). With SACK the SACKed bytes leave the pipe.
+    limited_transmit_segments: u32,
     /// RFC 6582 / RFC 6675 RecoveryPoint.
     recover: u64,
     recover_active: bool,
@@ -130,7 +133,7 @@ struct RttRecord {
 }
 
 impl TcpSender {
-    pub fn new(cfg: TcpConfig, cca: Box<dyn CongestionOps>, app_bytes: Option<u64>) -> Self {
+    pub fn new(cfg: TcpConfig, cca: Controller, app_bytes: Option<u64>) -> Self {
         let persistent_rate_sample = cfg.ns3_rate_sample_persists;
         let mut tcb = TcpState::new(cfg.mss, cfg.initial_cwnd_segs, cfg.initial_ssthresh);
         tcb.pacing = cfg.pacing;
@@ -153,7 +156,7 @@ impl TcpSender {
             full_control,
             policy,
             rate: full_control.then(|| RateEstimator::new(persistent_rate_sample)),
-            burst: cca.burst_interval().map(|_| BurstState::default()),
+            burst: cca.burst_ops().map(|_| BurstState::default()),
             cca,
             sb,
             rtt: RttEstimator::default(),
@@ -169,6 +172,7 @@ impl TcpSender {
             syn_sent_at: Time::ZERO,
             ts_recent: 0,
             dupacks: 0,
+            limited_transmit_segments: 0,
             recover: 0,
             recover_active: false,
             force_head_retx: false,
@@ -304,6 +308,9 @@ impl TcpSender {
     }
 
     fn set_state(&mut self, state: CongState) {
+        if state != CongState::Disorder {
+            self.limited_transmit_segments = 0;
+        }
         self.cca.congestion_state_set(&mut self.tcb, state);
         self.tcb.cong_state = state;
     }
@@ -545,9 +552,14 @@ impl TcpSender {
                     } else {
                         self.enter_recovery(delivered);
                     }
+                } else if !self.cfg.sack && self.cfg.limited_transmit {
+                    // RFC 3042 limited transmit without SACK: each duplicate ACK counts one
+                    // segment as gone, so one new segment may leave (ns-3.44 `DupAck`:
+                    // `AddRenoSack` if `LimitedTransmit`). With SACK it needs no switch: the
+                    // SACKed bytes have left the pipe, so cwnd − pipe allows new data (ns-3.44
+                    // documents limited transmit as always on with SACK).
+                    self.limited_transmit_segments += 1;
                 }
-                // Otherwise RFC 3042 limited transmit happens through the normal window rule:
-                // SACKed segments have left the pipe, so cwnd − pipe allows new data.
             }
             _ => {}
         }
@@ -716,7 +728,9 @@ impl TcpSender {
                 b.deadline = None;
                 b.after_expiry = true;
                 b.sent_in_attempt = 0;
-                self.cca.on_burst_timer(&mut self.tcb);
+                if let Some(ops) = self.cca.burst_ops_mut() {
+                    ops.on_burst_timer(&mut self.tcb);
+                }
             }
         }
         match self.rto_deadline {
@@ -815,7 +829,7 @@ impl TcpSender {
         }
         if let Some(b) = self.burst.as_ref() {
             // Burst mode: at most `send_quantum` segments per attempt, back to back.
-            let quantum = self.cca.send_quantum().unwrap_or(u32::MAX);
+            let quantum = self.cca.burst_ops().map_or(u32::MAX, |o| o.send_quantum());
             let seg = if b.sent_in_attempt < quantum {
                 self.poll_transmit_inner(now)
             } else {
@@ -843,10 +857,15 @@ impl TcpSender {
         b.after_expiry = false;
         b.sent_in_attempt = 0;
         if report {
-            self.cca.on_burst_sent(&mut self.tcb, n);
+            if let Some(ops) = self.cca.burst_ops_mut() {
+                ops.on_burst_sent(&mut self.tcb, n);
+            }
         }
         if rearm {
-            let interval = self.cca.burst_interval().unwrap_or(Time::from_millis(200));
+            let interval = self
+                .cca
+                .burst_ops()
+                .map_or(Time::from_millis(200), |o| o.burst_interval());
             if let Some(b) = self.burst.as_mut() {
                 b.deadline = Some(now + interval);
             }
@@ -874,7 +893,10 @@ impl TcpSender {
             return Some(seg);
         }
         let window = (self.tcb.cwnd as u64).min(self.rwnd);
-        let in_flight = self.sb.bytes_in_flight();
+        let in_flight = self
+            .sb
+            .bytes_in_flight()
+            .saturating_sub(self.limited_transmit_segments as u64 * mss as u64);
         let avail = window.saturating_sub(in_flight);
         // ns-3.44 semantics: the flow is cwnd-limited when cwnd has no room for another full
         // segment at the moment the sender stops (a receive-window or application limit is not).

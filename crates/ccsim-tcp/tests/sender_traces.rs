@@ -603,3 +603,43 @@ fn the_first_flight_is_app_limited_with_bulksend_writes() {
         assert_eq!(s.is_app_limited(), chunk.is_some(), "{chunk:?}");
     }
 }
+
+/// RFC 3042 limited transmit: each of the first two duplicate ACKs lets one new segment out.
+/// Without SACK that is `tcp.limited_transmit` (ns-3.44 `LimitedTransmit`, `AddRenoSack`);
+/// with SACK the SACKed segments leave the pipe, so it happens whatever the switch says.
+#[test]
+fn limited_transmit_sends_one_new_segment_per_early_duplicate_ack() {
+    for (sack, on, expected) in [
+        (false, true, [1, 1]),
+        (false, false, [0, 0]),
+        (true, false, [1, 1]),
+        (true, true, [1, 1]),
+    ] {
+        let mut s = sender_with("newreno", |c| {
+            c.sack = sack;
+            c.limited_transmit = on;
+        });
+        assert_eq!(drain(&mut s, ms(100)).len(), 10);
+        // Segment 0 is lost; 1 and 2 arrive, each answered by a duplicate ACK.
+        let mut sent = [0; 2];
+        for (i, n) in sent.iter_mut().enumerate() {
+            let blocks = [(1, 2 + i as u64)];
+            let sack_blocks: &[(u64, u64)] = if sack { &blocks } else { &[] };
+            s.on_segment(ms(200), &ack(0, sack_blocks, 100));
+            assert_eq!(s.tcb.cong_state, CongState::Disorder);
+            let out = drain(&mut s, ms(200));
+            // Only new data, beyond the initial window, and cwnd untouched.
+            assert!(out
+                .iter()
+                .all(|x| !x.retransmission && x.seq > 10 * MSS as u64));
+            assert_eq!(s.tcb.cwnd, 10 * MSS);
+            *n = out.len();
+        }
+        assert_eq!(sent, expected, "sack {sack}, limited_transmit {on}");
+        // The third duplicate ACK starts fast recovery with the head's retransmission.
+        let blocks = [(1, 4)];
+        s.on_segment(ms(200), &ack(0, if sack { &blocks } else { &[] }, 100));
+        assert_eq!(s.tcb.cong_state, CongState::Recovery);
+        assert!(drain(&mut s, ms(200))[0].retransmission);
+    }
+}
