@@ -32,6 +32,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
@@ -94,6 +95,8 @@ bool g_keepRttTimes = false;
 uint64_t g_olsrIpBytes = 0;
 uint64_t g_olsrPackets = 0;
 uint64_t g_olsrIpBytesAtConvergence = 0;
+uint64_t g_olsrFragments = 0;              // IPv4 fragments among g_olsrPackets
+std::set<uint64_t> g_olsrFragmentedIds;    // (source << 16 | id) of fragmented OLSR packets
 // OLSR's own Tx trace: messages by type (originated or forwarded), and the IP bytes it
 // hands to its sockets (one copy per OLSR interface) as a cross-check of the device count.
 std::map<int, uint64_t> g_olsrMessages;
@@ -276,12 +279,32 @@ OnMacTx(Ptr<const Packet> p)
     {
         return;
     }
-    UdpHeader udp;
-    c->PeekHeader(udp);
-    if (udp.GetDestinationPort() == kOlsrPort)
+    // OLSR packets above the MTU (up to 64 messages each) leave as IPv4 fragments; only the
+    // first carries the UDP header, so the others are recognised by (source, identification).
+    const uint64_t key = (uint64_t{ip.GetSource().Get()} << 16) | ip.GetIdentification();
+    bool olsrPacket;
+    if (ip.GetFragmentOffset() == 0)
+    {
+        UdpHeader udp;
+        c->PeekHeader(udp);
+        olsrPacket = udp.GetDestinationPort() == kOlsrPort;
+        if (olsrPacket && !ip.IsLastFragment())
+        {
+            g_olsrFragmentedIds.insert(key);
+        }
+    }
+    else
+    {
+        olsrPacket = g_olsrFragmentedIds.count(key) > 0;
+    }
+    if (olsrPacket)
     {
         g_olsrPackets++;
         g_olsrIpBytes += p->GetSize() - ppp.GetSerializedSize();
+        if (ip.GetFragmentOffset() != 0 || !ip.IsLastFragment())
+        {
+            g_olsrFragments++;
+        }
     }
 }
 
@@ -884,6 +907,7 @@ main(int argc, char* argv[])
     js << "  \"olsr\": {\"convergence_s\": " << Num(g_convergence)
        << ", \"polls\": " << g_polls
        << ", \"control_ip_bytes\": " << g_olsrIpBytes << ", \"control_packets\": " << g_olsrPackets
+       << ", \"control_ip_fragments\": " << g_olsrFragments
        << ", \"control_ip_bytes_at_convergence\": " << g_olsrIpBytesAtConvergence
        << ", \"control_ip_bytes_from_olsr_trace\": " << g_olsrTraceIpBytes << ", \"messages_sent\": {"
        << "\"hello\": " << g_olsrMessages[olsr::MessageHeader::HELLO_MESSAGE]
