@@ -3,8 +3,10 @@
 //! their next timer is due through `next_timer`. The world moves the segments.
 //!
 //! Behaviour follows ns-3.44 `TcpSocketBase` (the papers' reference) by default; every rule
-//! cites its RFC section next to the code.
+//! cites its RFC section next to the code. The sender is split by job under `sender/`; the
+//! application above it (ns-3's BulkSend writes) is [`app`]. docs/architecture.md has the map.
 
+pub mod app;
 pub mod config;
 pub mod rate;
 pub mod receiver;
