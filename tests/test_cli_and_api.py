@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import ccsim
-from conftest import SHARED, ccsim_cli
+from conftest import GOLDEN_NS3, ccsim_cli
 
 REQUIRED_FLOW_KEYS = {
     "id",
@@ -120,11 +120,8 @@ def test_cca_list() -> None:
     assert "TcpCubic" in r.stdout and "newreno" in r.stdout
 
 
-@pytest.mark.skipif(
-    not (SHARED / "reference/ns3-cca-vectors").is_dir(), reason="shared/ not beside the repo"
-)
 def test_cca_replay_matches_shipped_vectors(tmp_path) -> None:
-    src = SHARED / "reference/ns3-cca-vectors/random_seed1.json"
+    src = GOLDEN_NS3 / "cca-vectors/random_seed1.json"
     r = ccsim_cli("cca", "replay", str(src), "--compare")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "steps equal" in r.stdout

@@ -65,7 +65,7 @@ const ALGORITHMS: &[(&str, &str)] = &[
     ("wave", "TcpWave"),
 ];
 
-/// The algorithms covered by the ns-3.44 unit-level vectors (`shared/reference/ns3-cca-vectors`),
+/// The algorithms covered by the ns-3.44 unit-level vectors (`validation/golden/ns3/cca-vectors`),
 /// as TypeId names. The others have no ns-3.44 reference: TcpTahoe and TcpReno existed in ns-3
 /// up to 3.24 (as `TcpSocketBase` subclasses), TcpWestwood up to 3.37, TcpSiad and TcpWave are
 /// out-of-tree, and TcpBbr needs rate samples, which the unit-level replay does not model.

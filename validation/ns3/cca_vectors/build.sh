@@ -3,10 +3,14 @@
 # libraries in site-packages/ns3/lib64), then optionally regenerate/verify a vector file.
 #
 #   bash validation/ns3/cca_vectors/build.sh                    # build only
-#   bash validation/ns3/cca_vectors/build.sh --verify            # and check the shipped files
+#   bash validation/ns3/cca_vectors/build.sh --verify            # and check the checked-in files
 #
-# Environment: NS3_VENV (default: validation/ns3/.venv, created by validation/ns3/setup.sh;
-# /work/ns3-venv also works), CXX (default g++), CCSIM_SHARED (default <repo>/../shared).
+# --verify refills every file of validation/golden/ns3/cca-vectors from its event columns and
+# compares byte for byte, then regenerates the random_gen_seed* files from scratch
+# (make_vectors.sh --check).
+#
+# Environment: NS3_VENV (default: validation/ns3/.venv, created by validation/ns3/setup.sh),
+# CXX (default g++).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../../.." && pwd)"
@@ -28,16 +32,16 @@ mkdir -p "$HERE/build"
 echo "built $HERE/build/gen_vectors"
 
 if [ "${1:-}" = "--verify" ]; then
-    SHARED="${CCSIM_SHARED:-$REPO/../shared}"
     status=0
-    for f in scripted random_seed1 random_seed2 random_seed3; do
-        ref="$SHARED/reference/ns3-cca-vectors/$f.json"
-        python3 "$HERE/gen_vectors.py" --bin "$HERE/build/gen_vectors" "$ref" > "$HERE/build/$f.json"
-        if cmp -s "$HERE/build/$f.json" "$ref"; then
-            echo "$f.json: identical to the shipped file"
+    for ref in "$REPO"/validation/golden/ns3/cca-vectors/*.json; do
+        f="$(basename "$ref")"
+        python3 "$HERE/gen_vectors.py" --bin "$HERE/build/gen_vectors" "$ref" > "$HERE/build/$f"
+        if cmp -s "$HERE/build/$f" "$ref"; then
+            echo "$f: identical to the checked-in file"
         else
-            echo "$f.json: DIFFERS from the shipped file"; status=1
+            echo "$f: DIFFERS from the checked-in file"; status=1
         fi
     done
+    bash "$HERE/make_vectors.sh" --check || status=1
     exit $status
 fi
