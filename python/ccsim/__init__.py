@@ -16,6 +16,14 @@ from typing import Any
 
 from ccsim._ccsim import ScenarioError, __version__, cca_algorithms, replay_cca
 
+# The native exception carries (text, key path, message) as args; show the text, not the
+# tuple (issue 18), and expose the parts by name.
+ScenarioError.__str__ = lambda self: str(self.args[0]) if self.args else ""  # type: ignore[method-assign]
+ScenarioError.path = property(lambda self: self.args[1] if len(self.args) > 1 else "")  # type: ignore[attr-defined]
+ScenarioError.message = property(  # type: ignore[attr-defined]
+    lambda self: self.args[2] if len(self.args) > 2 else str(self)
+)
+
 # `ccsim.run`, `ccsim.load` and `ccsim.Result` come from ccsim.runner, which needs pandas:
 # imported on first use so that `import ccsim._ccsim` (the CLI, study workers) stays fast.
 _LAZY = {"Result", "load", "run"}

@@ -94,57 +94,85 @@ def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ccsim.output import ResultDir
+    from ccsim.output import OutDirError, ResultDir
     from ccsim.runner import execute, finish_summary, load
 
     path = Path(args.scenario)
     if not path.is_file():
         print(f"error: scenario file not found: {path}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    out = Path(args.out) if args.out else Path("results") / path.stem
     try:
         sim = load(path, set=args.set)
     except ScenarioError as e:
         print(f"error in {path}: {e.args[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    out = Path(args.out) if args.out else Path("results") / path.stem
     try:
         rd = ResultDir(out, sim.link_names(), sim.radio_names())
-    except (FileExistsError, OSError) as e:
+    except (OutDirError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from ccsim.downsample import Decimator
     from ccsim.progress import ProgressBar
 
     bar = ProgressBar(path.stem, enabled=None if not args.json else False)
+    # Plots are drawn from a decimated copy kept while streaming: memory does not grow with
+    # the run's length (issue 18).
+    plot_flows, plot_queues, plot_radio = Decimator(), Decimator(), Decimator()
+
+    def on_chunk(f: dict, q: dict, r: dict | None = None) -> None:
+        rd.on_chunk(f, q, r)
+        if not args.no_plot:
+            plot_flows.add(f)
+            plot_queues.add(q)
+            if r is not None:
+                plot_radio.add(r)
+
     try:
-        wall = execute(sim, rd.on_chunk, bar)
+        wall = execute(sim, on_chunk, bar)
         bar.close()
         summary = finish_summary(sim, wall)
         scenario = json.loads(sim.scenario_json())
         rd.close_series()
-        import pandas as pd
+        from ccsim.analysis import change_times, link_change_metrics
 
-        from ccsim.analysis import link_change_metrics
+        if change_times(scenario):
+            import pandas as pd
 
-        fs = pd.read_parquet(rd.tmp / "flow_timeseries.parquet")
-        changes = link_change_metrics(fs, scenario, summary)
-        if changes is not None:
-            summary["link_changes"] = changes
+            fs = pd.read_parquet(
+                rd.tmp / "flow_timeseries.parquet", columns=["t_s", "flow", "delivered_bytes"]
+            )
+            changes = link_change_metrics(fs, scenario, summary)
+            del fs
+            if changes is not None:
+                summary["link_changes"] = changes
         rd.finish(summary, scenario)
         if not args.no_plot:
             from ccsim.plots import overview, radio_profile
 
-            qs = pd.read_parquet(rd.tmp / "queue_timeseries.parquet")
-            overview(fs, qs, summary, rd.plots_dir / "overview.png", title=summary.get("scenario"))
+            fs = plot_flows.frame()
+            overview(
+                fs,
+                plot_queues.frame(),
+                summary,
+                rd.plots_dir / "overview.png",
+                title=summary.get("scenario"),
+            )
             if rd.has_radio:
-                rs = pd.read_parquet(rd.tmp / "radio_timeseries.parquet")
                 radio_profile(
-                    rs,
+                    plot_radio.frame(),
                     fs,
                     summary,
                     rd.plots_dir / "radio_profile.png",
                     title=summary.get("scenario"),
                 )
         final = rd.commit()
+    except OSError as e:
+        bar.close()
+        rd.abort()
+        # Name the directory the user gave, not the hidden partial one.
+        print(f"error: writing the results to {out} failed: {e.strerror or e}", file=sys.stderr)
+        return 1
     except BaseException:
         bar.close()
         rd.abort()
@@ -249,9 +277,37 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Exit status of a run stopped by SIGINT / SIGTERM (128 + signal number, as shells do).
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: unwind like Ctrl-C so partial results are removed."""
+
+
+def _on_sigterm(_signum: int, _frame: Any) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
+    import signal
+    import threading
+
     args = parser().parse_args(argv)
-    return args.func(args)
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main else None
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted: no results written", file=sys.stderr)
+        return EXIT_SIGINT
+    except Terminated:
+        print("terminated: no results written", file=sys.stderr)
+        return EXIT_SIGTERM
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,16 @@
 """Writing a run's results directory.
 
-Everything is written into a hidden sibling directory first and moved into place only when
-the run has finished, so a failed or interrupted run never leaves files that look complete.
-Time series are streamed to Parquet slice by slice, so memory stays bounded on long runs.
+Everything is written into a hidden sibling directory `.DIR.partial-PID` first and moved into
+place only when the run has finished, so a failed or interrupted run never leaves files that
+look complete; partials of dead processes are removed by the next run into the same DIR.
+Parquet files are written under a `.part` name and renamed when closed, so no `*.parquet` is
+ever truncated. Time series are streamed to Parquet slice by slice, so memory stays bounded.
+
+DIR holds a manifest, `.ccsim-result.json`, listing the files ccsim wrote. A later run only
+replaces a DIR whose every file is listed there (or, for results of older versions without
+a manifest, is one of the standard files below), and removes only those files: `--out .`,
+the home directory, a mount point or a directory with anyone else's files is refused
+before the run starts (issue 18).
 
 Layout of DIR:
   summary.json              the summary (also printed by ``ccsim run --json``)
@@ -22,19 +30,128 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+#: The manifest of a results directory: which files ccsim wrote there.
+MANIFEST = ".ccsim-result.json"
+
+#: What a results directory of a version without manifest could hold.
+LEGACY_FILES = frozenset(
+    {
+        "summary.json",
+        "scenario.json",
+        "flows.parquet",
+        "queues.parquet",
+        "flow_timeseries.parquet",
+        "queue_timeseries.parquet",
+        "radio_timeseries.parquet",
+        "plots/overview.png",
+        "plots/radio_profile.png",
+    }
+)
+
+
+class OutDirError(ValueError):
+    """`--out` names a directory ccsim must not write to (raised before the run)."""
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    """Writes `path` through a `.part` sibling renamed at the end: never a truncated file."""
+    part = path.with_name(path.name + ".part")
+    try:
+        write(part)
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+
+
+def _files_under(d: Path) -> tuple[set[str], set[str]]:
+    """(files, directories) below `d`, as relative POSIX paths."""
+    files, dirs = set(), set()
+    for p in d.rglob("*"):
+        rel = p.relative_to(d).as_posix()
+        (dirs if p.is_dir() and not p.is_symlink() else files).add(rel)
+    return files, dirs
+
+
+def owned_files(d: Path) -> set[str] | None:
+    """The files of `d` ccsim may replace, or None if `d` is not (only) a ccsim result."""
+    files, dirs = _files_under(d)
+    if (d / MANIFEST).is_file():
+        try:
+            listed = set(json.loads((d / MANIFEST).read_text(encoding="utf-8"))["files"])
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None
+        listed.add(MANIFEST)
+    elif "summary.json" in files:
+        listed = set(LEGACY_FILES)
+    else:
+        return None
+    parents = {str(Path(f).parent.as_posix()) for f in listed} - {"."}
+    if not files <= listed or not dirs <= parents:
+        return None
+    return files
+
+
+def check_out_dir(final: Path) -> None:
+    """Raises OutDirError when a run must not write its results to `final`."""
+    resolved = final.resolve()
+    cwd = Path.cwd().resolve()
+    if resolved == cwd or resolved in cwd.parents:
+        raise OutDirError(
+            f"--out {final} is the current directory or one of its parents; results replace "
+            "their directory, so give a new or ccsim-made subdirectory such as results/NAME"
+        )
+    if resolved == Path.home().resolve() or resolved == Path(resolved.anchor):
+        raise OutDirError(f"--out {final} is the home or root directory; give a subdirectory")
+    if final.exists() and not final.is_dir():
+        raise OutDirError(f"--out {final} exists and is not a directory")
+    if final.is_dir() and os.path.ismount(final):
+        raise OutDirError(
+            f"--out {final} is a mount point, which cannot be replaced; give a subdirectory of it"
+        )
+    if final.is_dir() and any(final.iterdir()) and owned_files(final) is None:
+        raise OutDirError(
+            f"--out {final} holds files ccsim did not write; choose another directory "
+            "(ccsim only replaces its own results)"
+        )
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale_partials(final: Path) -> list[Path]:
+    """Removes `.NAME.partial-PID` / `.NAME.old-PID` siblings of `final` whose process is
+    gone (a run killed by SIGKILL or a power cut). Returns what was removed."""
+    removed = []
+    for p in final.parent.glob(f".{final.name}.*-*"):
+        kind, _, pid = p.name[len(final.name) + 2 :].rpartition("-")
+        if kind in ("partial", "old") and pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p)
+    return removed
+
 
 class SeriesWriter:
-    """Appends column chunks to one Parquet file (an empty file if no rows ever come)."""
+    """Appends column chunks to one Parquet file (no file if no rows ever come). The file is
+    written as `NAME.part` and gets its name only when complete."""
 
     def __init__(self, path: Path, extra: dict[str, Any] | None = None) -> None:
         self.path = path
+        self._part = path.with_name(path.name + ".part")
         self._writer: pq.ParquetWriter | None = None
         self._extra = extra or {}
         self.rows = 0
@@ -46,7 +163,7 @@ class SeriesWriter:
         for name, fn in self._extra.items():
             table = table.append_column(name, fn(columns))
         if self._writer is None:
-            self._writer = pq.ParquetWriter(self.path, table.schema)
+            self._writer = pq.ParquetWriter(self._part, table.schema)
         self._writer.write_table(table)
         self.rows += table.num_rows
 
@@ -54,6 +171,7 @@ class SeriesWriter:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+            os.replace(self._part, self.path)
 
 
 class ResultDir:
@@ -66,14 +184,9 @@ class ResultDir:
         radio_names: tuple[list[str], list[str]] = ([], []),
     ) -> None:
         self.final = final
+        check_out_dir(final)
         final.parent.mkdir(parents=True, exist_ok=True)
-        if final.exists() and not final.is_dir():
-            raise FileExistsError(f"--out {final} exists and is not a directory")
-        if final.is_dir() and any(final.iterdir()) and not (final / "summary.json").exists():
-            raise FileExistsError(
-                f"--out {final} is a non-empty directory that is not a ccsim result; "
-                "choose another directory"
-            )
+        clean_stale_partials(final)
         self.tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.tmp.mkdir()
@@ -117,8 +230,11 @@ class ResultDir:
         self.close_series()
         (self.tmp / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (self.tmp / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n")
-        pd.DataFrame(summary["flows"]).to_parquet(self.tmp / "flows.parquet", index=False)
-        pd.DataFrame(summary["queues"]).to_parquet(self.tmp / "queues.parquet", index=False)
+        for name, rows in (("flows", summary["flows"]), ("queues", summary["queues"])):
+            _write_atomic(
+                self.tmp / f"{name}.parquet",
+                lambda p, rows=rows: pd.DataFrame(rows).to_parquet(p, index=False),
+            )
 
     @property
     def plots_dir(self) -> Path:
@@ -127,9 +243,24 @@ class ResultDir:
         return d
 
     def commit(self) -> Path:
+        """Moves the results into place. An earlier result there is set aside first, then
+        only the files its manifest lists are removed."""
+        files, _ = _files_under(self.tmp)
+        manifest = {"ccsim": "results directory", "files": sorted(files)}
+        (self.tmp / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        old = None
         if self.final.exists():
-            shutil.rmtree(self.final)
+            check_out_dir(self.final)  # again: files may have appeared during the run
+            owned = owned_files(self.final) or set()
+            old = self.final.parent / f".{self.final.name}.old-{os.getpid()}"
+            self.final.rename(old)
         self.tmp.rename(self.final)
+        if old is not None:
+            for f in sorted(owned, key=len, reverse=True):
+                (old / f).unlink(missing_ok=True)
+            for d in sorted(_files_under(old)[1], key=len, reverse=True):
+                _rmdir_if_empty(old / d)
+            _rmdir_if_empty(old)
         return self.final
 
     def abort(self) -> None:
@@ -139,3 +270,10 @@ class ResultDir:
             except Exception:  # noqa: BLE001 - best effort while failing
                 pass
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _rmdir_if_empty(d: Path) -> None:
+    try:
+        d.rmdir()
+    except OSError:
+        pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -17,6 +18,11 @@ from ccsim._ccsim import ScenarioError, Simulation
 
 #: Number of slices a run is cut into (progress updates and series drains).
 _SLICES = 50
+#: Longest stretch of wall time the core runs without returning to Python, so Ctrl-C and
+#: SIGTERM are seen within it however long a slice of simulated time takes (issue 18).
+WALL_CHECK_S = 0.1
+#: Series are also drained after this much wall time, so their buffer stays bounded.
+_DRAIN_WALL_S = 1.0
 
 
 def _toml_literal(value: Any) -> str:
@@ -49,22 +55,57 @@ def load(
     Raises :class:`ccsim.ScenarioError` (a ValueError) naming the key path on bad input,
     and FileNotFoundError for a missing file.
     """
+    if isinstance(set, str):  # `set="a=b"`: one override, not a list of characters
+        set = [set]  # noqa: A001
     ov = _overrides(set, overrides)
     if isinstance(scenario, Mapping):
+        _check_finite(scenario, "")
         return Simulation.from_json(json.dumps(scenario), ov)
     text_or_path = os.fspath(scenario)
-    if "\n" not in text_or_path and (
-        text_or_path.endswith((".toml", ".json")) or Path(text_or_path).exists()
-    ):
+    if _looks_like_path(text_or_path):
         path = Path(text_or_path)
         if not path.is_file():
             raise FileNotFoundError(f"scenario file not found: {path}")
-        text = path.read_text(encoding="utf-8")
+        text = read_scenario_text(path)
         base = str(path.resolve().parent)
         if path.suffix == ".json":
             return Simulation.from_json(text, ov, base)
         return Simulation.from_toml(text, ov, base)
     return Simulation.from_toml(text_or_path, ov)
+
+
+def _looks_like_path(s: str) -> bool:
+    """A one-line string without `=` or `[` is a file name (`base.tml` is a typo of a path,
+    not TOML text); TOML text always has a `key = value` or a `[table]`."""
+    return "\n" not in s and (
+        s.endswith((".toml", ".json")) or Path(s).exists() or ("=" not in s and "[" not in s)
+    )
+
+
+def read_scenario_text(path: Path) -> str:
+    """The text of a scenario file; a ScenarioError (not a traceback) if it is not UTF-8."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        msg = (
+            f"{path} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); "
+            "save it as UTF-8"
+        )
+        raise ScenarioError(msg, "", msg) from None
+
+
+def _check_finite(value: Any, path: str) -> None:
+    """NaN and infinities cannot go through JSON: name the key instead of a parse error."""
+    if isinstance(value, float) and not math.isfinite(value):
+        msg = f"must be a finite number, got {value}"
+        raise ScenarioError(f"`{path}`: {msg}", path, msg)
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _check_finite(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_finite(v, f"{path}[{i}]")
 
 
 def _columns(raw: Mapping[str, tuple[str, bytes]]) -> dict[str, np.ndarray]:
@@ -85,15 +126,18 @@ def execute(
     start = time.perf_counter()
     duration = sim.duration_s
     step = duration / _SLICES
-    k = 0
+    k = 1
+    drained = start
     while not sim.finished:
-        k += 1
-        sim.run_until(min(duration, k * step))
-        if on_chunk is not None:
+        reached = sim.run_until(min(duration, k * step), WALL_CHECK_S)
+        now = time.perf_counter()
+        if on_chunk is not None and (reached or now - drained >= _DRAIN_WALL_S):
             flows, queues, radio = sim.drain_series()
             on_chunk(_columns(flows), _columns(queues), _columns(radio))
+            drained = now
         if progress is not None:
-            progress(sim.now_s, duration, time.perf_counter() - start)
+            progress(sim.now_s, duration, now - start)
+        k += reached
     if on_chunk is not None:
         flows, queues, radio = sim.drain_series()
         if len(flows["t_s"][1]) or len(queues["t_s"][1]) or len(radio["t_s"][1]):

@@ -62,15 +62,17 @@ impl Time {
     }
 }
 
+// Saturating: a time past 2^64 ns means "never" (after any run's end). Wrapping made an
+// event scheduled that far ahead fire at once (issue 18).
 impl Add for Time {
     type Output = Time;
     fn add(self, rhs: Time) -> Time {
-        Time(self.0 + rhs.0)
+        Time(self.0.saturating_add(rhs.0))
     }
 }
 impl AddAssign for Time {
     fn add_assign(&mut self, rhs: Time) {
-        self.0 += rhs.0;
+        self.0 = self.0.saturating_add(rhs.0);
     }
 }
 impl Sub for Time {

@@ -86,18 +86,31 @@ impl PySimulation {
         self.sim().is_finished()
     }
 
-    /// Runs until simulated time `t_s` (seconds), without holding the GIL.
-    fn run_until(&self, py: Python<'_>, t_s: f64) -> PyResult<()> {
+    /// Runs until simulated time `t_s` (seconds), without holding the GIL. With
+    /// `wall_budget_s`, returns after about that much wall time even if `t_s` is not reached
+    /// (so Ctrl-C is seen within it); returns whether `t_s` was reached.
+    #[pyo3(signature = (t_s, wall_budget_s=None))]
+    fn run_until(&self, py: Python<'_>, t_s: f64, wall_budget_s: Option<f64>) -> PyResult<bool> {
         if !t_s.is_finite() {
             return Err(PyValueError::new_err(format!(
                 "t_s must be a finite number of seconds, got {t_s}"
             )));
         }
         let t = Time::from_secs_f64(t_s);
+        let deadline = wall_budget_s
+            .filter(|b| b.is_finite() && *b >= 0.0)
+            .map(|b| std::time::Instant::now() + std::time::Duration::from_secs_f64(b.min(1e6)));
         let inner = &self.inner;
         py.allow_threads(move || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                inner.lock().unwrap_or_else(|p| p.into_inner()).run_until(t)
+                let mut sim = inner.lock().unwrap_or_else(|p| p.into_inner());
+                match deadline {
+                    Some(d) => sim.run_until_deadline(t, d),
+                    None => {
+                        sim.run_until(t);
+                        true
+                    }
+                }
             }))
         })
         .map_err(|p| {

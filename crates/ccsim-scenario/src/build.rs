@@ -13,6 +13,12 @@ use ccsim_tcp::{RecoveryAlgorithm, TcpConfig, TcpProfile, TcpReceiver, TcpSender
 /// BDP bytes / (MSS + 52) (see `validation/ns3/README.md`).
 pub const FULL_SEGMENT_OVERHEAD: u64 = 52;
 
+/// Shortest `output.sample_interval`.
+pub const MIN_SAMPLE_INTERVAL: Time = Time::from_micros(100);
+
+/// Most samples per flow and link a run may record (`run.duration / output.sample_interval`).
+pub const MAX_SAMPLES: u64 = 100_000_000;
+
 /// Most flows a scenario may have: about 40 kB of state each, so 4 GB at the limit.
 pub const MAX_FLOWS: u64 = 100_000;
 
@@ -152,18 +158,82 @@ fn queue_limit(
             let bdp = bdp_bytes.ok_or_else(|| ScenarioError::new(path, "a size in `bdp` is only defined for the dumbbell template; give packets (`100p`) or bytes (`1MB`)"))?;
             let pkts =
                 (x * bdp as f64 / (mss as u64 + FULL_SEGMENT_OVERHEAD) as f64).floor() as u64;
-            QueueLimit::Packets(pkts.max(1))
+            if pkts == 0 {
+                // Used to be clamped to 1 packet silently (issue 18).
+                return Err(ScenarioError::new(
+                    path,
+                    format!(
+                        "{x}bdp is {:.0} bytes, less than one full packet ({} bytes)",
+                        x * bdp as f64,
+                        mss as u64 + FULL_SEGMENT_OVERHEAD
+                    ),
+                ));
+            }
+            QueueLimit::Packets(pkts)
         }
     })
+}
+
+/// Follows the static routes from `src` towards `dst`: a loop there used to run silently
+/// with zero goodput (issue 18).
+fn check_no_route_loop(
+    topo: &Topology,
+    src: NodeId,
+    dst: NodeId,
+    path: &str,
+) -> Result<(), ScenarioError> {
+    let mut at = src;
+    let mut visited = vec![src];
+    while at != dst {
+        // Radio and trace hops are not in `links`: the path leaves the static part there.
+        let Some(link) = topo
+            .routes
+            .next_hop(at, dst)
+            .and_then(|l| topo.links.get(l.0 as usize))
+        else {
+            return Ok(());
+        };
+        at = link.to;
+        if visited.contains(&at) {
+            let names: Vec<&str> = visited
+                .iter()
+                .map(|n| topo.nodes[n.0 as usize].as_str())
+                .collect();
+            return Err(ScenarioError::new(
+                "routes",
+                format!(
+                    "the routes loop for {path} ({} → {}): {} → {}",
+                    topo.nodes[src.0 as usize],
+                    topo.nodes[dst.0 as usize],
+                    names.join(" → "),
+                    topo.nodes[at.0 as usize]
+                ),
+            ));
+        }
+        visited.push(at);
+    }
+    Ok(())
 }
 
 fn link_changes(
     changes: &[LinkChangeSpec],
     links: &[LinkId],
     path: &str,
+    end: Time,
 ) -> Result<Vec<LinkChange>, ScenarioError> {
     let mut out = Vec::new();
     for (i, c) in changes.iter().enumerate() {
+        if c.at.time() >= end {
+            return Err(ScenarioError::new(
+                format!("{path}[{i}].at"),
+                format!(
+                    "the change would happen at {}s, not before the end of the run \
+                     (run.duration = {}s)",
+                    c.at.time().as_secs_f64(),
+                    end.as_secs_f64()
+                ),
+            ));
+        }
         if c.rate.is_none() && c.delay.is_none() {
             return Err(ScenarioError::new(
                 format!("{path}[{i}]"),
@@ -298,7 +368,12 @@ fn dumbbell(s: &Scenario, n_flows: usize, mss: u32) -> Result<Topology, Scenario
         );
         flow_endpoints.push((s_node, d_node));
     }
-    let changes = link_changes(&b.changes, &[fwd, rev], "dumbbell.bottleneck.changes")?;
+    let changes = link_changes(
+        &b.changes,
+        &[fwd, rev],
+        "dumbbell.bottleneck.changes",
+        s.run.duration.time(),
+    )?;
     let mut routes = RoutingTable::new(nodes.len());
     routes
         .fill_shortest_paths(&links)
@@ -404,6 +479,7 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
             &l.changes,
             &ids,
             &format!("links[{i}].changes"),
+            s.run.duration.time(),
         )?);
     }
     let mut routes = RoutingTable::new(nodes.len());
@@ -505,10 +581,23 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             "must be positive, got 0",
         ));
     }
-    if s.output.sample_interval.time() == Time::ZERO {
+    // Bounds on the output series: `1ns` wrote 10 GB in 15 s (issue 18).
+    let interval = s.output.sample_interval.time();
+    if interval < MIN_SAMPLE_INTERVAL {
         return Err(ScenarioError::new(
             "output.sample_interval",
-            "must be positive, got 0",
+            format!("must be at least 100us, got {}s", interval.as_secs_f64()),
+        ));
+    }
+    let samples = s.run.duration.time().as_nanos() / interval.as_nanos();
+    if samples > MAX_SAMPLES {
+        return Err(ScenarioError::new(
+            "output.sample_interval",
+            format!(
+                "the run would record {samples} samples per flow, more than {MAX_SAMPLES}; \
+                 use a longer interval (at least {}s for this run.duration)",
+                s.run.duration.time().as_secs_f64() / MAX_SAMPLES as f64
+            ),
         ));
     }
     // One entry per flow instance: (spec index, spec).
@@ -618,6 +707,23 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             ));
         }
         let start = f.start.map(|d| d.time()).unwrap_or(Time::ZERO);
+        if start >= s.run.duration.time() {
+            return Err(ScenarioError::new(
+                format!("{path}.start"),
+                format!(
+                    "the flow would start at {}s, not before the end of the run \
+                     (run.duration = {}s)",
+                    start.as_secs_f64(),
+                    s.run.duration.time().as_secs_f64()
+                ),
+            ));
+        }
+        if let Some(c) = f.app.as_ref().and_then(|a| a.chunk).filter(|c| c.0 == 0) {
+            return Err(ScenarioError::new(
+                format!("{path}.app.chunk"),
+                format!("must be at least 1 byte, got {}B", c.0),
+            ));
+        }
         let app = f.app.as_ref().map(|a| {
             crate::app::AppSource::new(
                 a.rate.bps(),
@@ -641,6 +747,9 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         let initial = if app.is_some() { Some(0) } else { bytes };
         let sender = TcpSender::new(tcp.clone(), cca, initial);
         let receiver = TcpReceiver::new(tcp);
+        if !s.routes.is_empty() {
+            check_no_route_loop(&topo, src, dst, &path)?;
+        }
         let flow = Flow::new(k as u32, src, dst, start, bytes, sender, receiver);
         flows.push(match app {
             Some(a) => flow.with_app(a),

@@ -12,6 +12,7 @@ pub mod load;
 pub mod metrics;
 pub mod radio_glue;
 pub mod radio_spec;
+pub mod rtt_stats;
 pub mod seg_trace;
 pub mod units;
 pub mod world;
@@ -76,6 +77,12 @@ impl Simulation {
     /// Runs until simulated time `t` (or the end of the run).
     pub fn run_until(&mut self, t: Time) {
         self.world.run_until(t);
+    }
+
+    /// Runs until simulated time `t` or until the wall clock passes `deadline`, whichever
+    /// comes first; returns whether `t` was reached.
+    pub fn run_until_deadline(&mut self, t: Time, deadline: std::time::Instant) -> bool {
+        self.world.run_until_deadline(t, deadline)
     }
 
     /// Runs to the end.

@@ -46,7 +46,8 @@ fn scenario_from_value(value: toml::Value) -> Result<Scenario, ScenarioError> {
     let mut s: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
-        ScenarioError::new(path, e.inner().to_string())
+        // `message()`: without toml's trailing "in `key`", which repeats the path.
+        ScenarioError::new(path, e.inner().message().trim())
     })?;
     crate::radio_spec::normalize(&mut s)?;
     Ok(s)

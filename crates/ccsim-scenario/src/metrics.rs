@@ -16,16 +16,15 @@ use serde::Serialize;
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowMetrics {
-    /// RTT samples in microseconds.
-    pub rtt_us: Vec<u32>,
+    /// RTT samples (microseconds), counted per value: exact, bounded memory.
+    pub rtt: crate::rtt_stats::RttStats,
     /// Time the last byte of a finite transfer reached the receiver.
     pub finish: Option<Time>,
 }
 
 impl FlowMetrics {
     pub fn record_rtt(&mut self, sample: Time) {
-        self.rtt_us
-            .push((sample.as_nanos() / 1000).min(u32::MAX as u64) as u32);
+        self.rtt.record(sample);
     }
 }
 
@@ -230,14 +229,7 @@ pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {
             0.0
         }
     };
-    let mut rtts: Vec<f64> = f
-        .metrics
-        .rtt_us
-        .iter()
-        .map(|&u| u as f64 / 1000.0)
-        .collect();
-    rtts.sort_by(|a, b| a.total_cmp(b));
-    let mean = (!rtts.is_empty()).then(|| rtts.iter().sum::<f64>() / rtts.len() as f64);
+    let rtt = &f.metrics.rtt;
     let delivered = f.receiver.delivered_bytes();
     FlowSummary {
         id: f.id,
@@ -248,10 +240,10 @@ pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {
         goodput_mbps: mbps(delivered),
         throughput_mbps: mbps(f.sender.stats.tx_bytes),
         bytes_delivered: delivered,
-        rtt_mean_ms: mean,
-        rtt_p50_ms: percentile(&rtts, 50.0),
-        rtt_p95_ms: percentile(&rtts, 95.0),
-        rtt_samples: rtts.len() as u64,
+        rtt_mean_ms: rtt.mean_ms(),
+        rtt_p50_ms: rtt.percentile_ms(50.0),
+        rtt_p95_ms: rtt.percentile_ms(95.0),
+        rtt_samples: rtt.samples(),
         retx_segments: f.sender.stats.retx_segments,
         tx_segments: f.sender.stats.tx_segments,
         timeouts: f.sender.stats.rto_count,

@@ -340,6 +340,12 @@ fn validate(c: &RadioConfig) -> Result<(), ScenarioError> {
             format!("radio.ues[{i}].mobility"),
             || "coordinates must be finite".into(),
         )?;
+        // A UE below ground was accepted silently (issue 18).
+        check(
+            path.waypoints().iter().all(|w| w.pos.z >= 0.0),
+            format!("radio.ues[{i}].mobility"),
+            || "the UE height (z) must be zero or positive (metres above ground)".into(),
+        )?;
         if let Some(s) = u.initial_site {
             check(
                 s < c.sites.len(),

@@ -56,9 +56,19 @@ impl Rate {
         Self::from_bps_f64(v * mult, s)
     }
 
+    /// Highest rate accepted: 1 Pb/s (beyond, packet times round to 0 ns).
+    pub const MAX_BPS: f64 = 1e15;
+
     fn from_bps_f64(bps: f64, shown: &str) -> Result<Rate, String> {
         if !bps.is_finite() || bps <= 0.0 {
             return Err(format!("rate must be positive, got `{shown}`"));
+        }
+        // Checked after rounding: 0.4 bit/s used to pass as positive and become 0 (a panic).
+        if bps.round() < 1.0 {
+            return Err(format!("rate must be at least 1 bit/s, got `{shown}`"));
+        }
+        if bps > Self::MAX_BPS {
+            return Err(format!("rate must be at most 1Pbps, got `{shown}`"));
         }
         Ok(Rate(bps.round() as u64))
     }
@@ -111,9 +121,19 @@ impl Duration {
         Self::from_secs_f64(v * mult, s)
     }
 
+    /// Longest duration accepted: 10^9 s (31.7 years). Sums of a few such spans (a start
+    /// plus a delay plus a timer) stay far below the 2^64 ns where integer time would wrap;
+    /// larger values used to saturate silently.
+    pub const MAX_SECS: f64 = 1e9;
+
     fn from_secs_f64(secs: f64, shown: &str) -> Result<Duration, String> {
         if !secs.is_finite() || secs < 0.0 {
             return Err(format!("duration must be zero or positive, got `{shown}`"));
+        }
+        if secs > Self::MAX_SECS {
+            return Err(format!(
+                "duration must be at most 1e9 s (about 31.7 years), got `{shown}`"
+            ));
         }
         Ok(Duration(Time::from_secs_f64(secs)))
     }
@@ -163,6 +183,9 @@ impl Bytes {
     fn from_f64(v: f64, shown: &str) -> Result<Bytes, String> {
         if !v.is_finite() || v < 0.0 {
             return Err(format!("size must be zero or positive, got `{shown}`"));
+        }
+        if v > 1e18 {
+            return Err(format!("size must be at most 1e18 bytes, got `{shown}`"));
         }
         Ok(Bytes(v.round() as u64))
     }
@@ -294,6 +317,24 @@ mod tests {
         assert!(Rate::parse("-5Mbps").unwrap_err().contains("positive"));
         assert!(Rate::parse("0").unwrap_err().contains("positive"));
         assert!(Rate::parse("5 parsecs").unwrap_err().contains("allowed"));
+        // Issue 18 item 4: positive before rounding, zero after (then a panic).
+        assert!(Rate::parse("0.4bps")
+            .unwrap_err()
+            .contains("at least 1 bit/s"));
+        assert_eq!(Rate::parse("0.5bps").unwrap(), Rate(1));
+        assert!(Rate::parse("2e19").unwrap_err().contains("at most"));
+    }
+
+    #[test]
+    fn times_that_do_not_fit_are_refused() {
+        // Issue 18 item 5: 2^64 ns and more saturated silently.
+        assert!(Duration::parse("1e12s").unwrap_err().contains("at most"));
+        assert!(Duration::parse("18446744073709551616ns").is_err());
+        assert_eq!(
+            Duration::parse("1e9s").unwrap().time(),
+            Time::from_secs(1_000_000_000)
+        );
+        assert!(Bytes::parse("1e30B").unwrap_err().contains("at most"));
     }
 
     #[test]

@@ -1,0 +1,168 @@
+//! RTT statistics in memory independent of the run's length (issue 18: every sample used to
+//! be kept, 1 GB+ for hour-long runs).
+//!
+//! Samples are whole microseconds, and in practice take few distinct values (ns-3's TCP
+//! timestamps tick in whole milliseconds), so a count per distinct value gives *exact*
+//! mean and percentiles for any number of samples. The number of distinct values is capped
+//! at [`MAX_DISTINCT`]: beyond it, values are rounded to the nearest multiple of a
+//! resolution that doubles (2, 4, 8 … µs) until they fit again, so the percentile error is
+//! less than that resolution, and [`RttStats::resolution_us`] says which applied (1 =
+//! exact). The mean is always exact (an integer sum).
+
+use ccsim_core::Time;
+use std::collections::BTreeMap;
+
+/// Most distinct values kept before rounding (about 3 MB per flow at worst).
+pub const MAX_DISTINCT: usize = 1 << 16;
+
+#[derive(Clone, Debug)]
+pub struct RttStats {
+    /// Sample value (µs, rounded to `resolution_us`) → how many.
+    counts: BTreeMap<u32, u64>,
+    samples: u64,
+    sum_us: u128,
+    resolution_us: u32,
+}
+
+impl Default for RttStats {
+    fn default() -> Self {
+        RttStats {
+            counts: BTreeMap::new(),
+            samples: 0,
+            sum_us: 0,
+            resolution_us: 1,
+        }
+    }
+}
+
+impl RttStats {
+    pub fn record(&mut self, sample: Time) {
+        let us = (sample.as_nanos() / 1000).min(u32::MAX as u64) as u32;
+        self.samples += 1;
+        self.sum_us += us as u128;
+        *self.counts.entry(self.round(us)).or_insert(0) += 1;
+        if self.counts.len() > MAX_DISTINCT {
+            self.coarsen();
+        }
+    }
+
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// 1 while percentiles are exact; else the rounding step of the values, in µs.
+    pub fn resolution_us(&self) -> u32 {
+        self.resolution_us
+    }
+
+    pub fn mean_ms(&self) -> Option<f64> {
+        (self.samples > 0).then(|| self.sum_us as f64 / self.samples as f64 / 1000.0)
+    }
+
+    /// Percentile `p` (0–100) in ms, interpolated linearly between closest ranks (numpy's
+    /// default), as if over the sorted samples.
+    pub fn percentile_ms(&self, p: f64) -> Option<f64> {
+        if self.samples == 0 {
+            return None;
+        }
+        let pos = p / 100.0 * (self.samples - 1) as f64;
+        let (lo, hi) = (pos.floor() as u64, pos.ceil() as u64);
+        let (a, b) = (self.kth(lo), self.kth(hi));
+        Some(a + (b - a) * (pos - lo as f64))
+    }
+
+    /// The `k`-th smallest sample (0-based), in ms.
+    fn kth(&self, k: u64) -> f64 {
+        let mut below = 0;
+        for (&v, &n) in &self.counts {
+            below += n;
+            if k < below {
+                return v as f64 / 1000.0;
+            }
+        }
+        unreachable!("k < samples")
+    }
+
+    fn round(&self, us: u32) -> u32 {
+        let r = self.resolution_us as u64;
+        ((us as u64 + r / 2) / r * r).min(u32::MAX as u64) as u32
+    }
+
+    fn coarsen(&mut self) {
+        while self.counts.len() > MAX_DISTINCT {
+            self.resolution_us *= 2;
+            let old = std::mem::take(&mut self.counts);
+            for (v, n) in old {
+                *self.counts.entry(self.round(v)).or_insert(0) += n;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// numpy's default percentile over sorted data, the definition the summary promises.
+    fn numpy_percentile(sorted: &[f64], p: f64) -> f64 {
+        let pos = p / 100.0 * (sorted.len() - 1) as f64;
+        let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+        sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+    }
+
+    #[test]
+    fn exact_against_sorting_every_sample() {
+        let mut state = 12345u64;
+        for n in [1usize, 2, 3, 10, 1000, 250_000] {
+            let mut s = RttStats::default();
+            let mut all = Vec::new();
+            for _ in 0..n {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Whole milliseconds like ns-3's timestamp clock, some µs-resolution ones.
+                let us = if state >> 63 == 0 {
+                    (20 + (state >> 40) % 300) * 1000
+                } else {
+                    20_000 + (state >> 30) % 5000
+                };
+                s.record(Time::from_micros(us));
+                all.push(us as f64 / 1000.0);
+            }
+            all.sort_by(f64::total_cmp);
+            for p in [0.0, 1.0, 50.0, 95.0, 99.9, 100.0] {
+                assert_eq!(
+                    s.percentile_ms(p),
+                    Some(numpy_percentile(&all, p)),
+                    "n {n} p {p}"
+                );
+            }
+            let mean = all.iter().sum::<f64>() / n as f64;
+            assert!((s.mean_ms().unwrap() - mean).abs() < 1e-9 * mean);
+            assert_eq!((s.samples(), s.resolution_us()), (n as u64, 1));
+        }
+        assert_eq!(RttStats::default().percentile_ms(50.0), None);
+    }
+
+    #[test]
+    fn memory_is_bounded_and_error_is_within_the_resolution() {
+        let mut s = RttStats::default();
+        let mut all = Vec::new();
+        for i in 0..400_000u64 {
+            let us = 10_000 + (i * 7919) % 300_000; // 300 000 distinct values
+            s.record(Time::from_micros(us));
+            all.push(us as f64 / 1000.0);
+        }
+        assert!(s.counts.len() <= MAX_DISTINCT);
+        assert!(s.resolution_us() > 1);
+        all.sort_by(f64::total_cmp);
+        let tolerance = s.resolution_us() as f64 / 1000.0;
+        for p in [50.0, 95.0] {
+            let got = s.percentile_ms(p).unwrap();
+            assert!(
+                (got - numpy_percentile(&all, p)).abs() <= tolerance,
+                "p {p}: {got}"
+            );
+        }
+    }
+}
