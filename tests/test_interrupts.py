@@ -30,12 +30,13 @@ def _start(tmp_path: Path) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
     )
-    # Wait until the core is running: the partial directory has its first series file.
+    # Wait until the run has started: its partial directory exists (made just before it).
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".res.partial-*/*.part")):
+    while not list(tmp_path.glob(".res.partial-*")):
         assert p.poll() is None, p.communicate()
         assert time.monotonic() < deadline, "the run did not start"
         time.sleep(0.05)
+    time.sleep(0.5)  # well inside the core by now
     return p
 
 

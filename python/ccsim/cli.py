@@ -107,11 +107,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         print(f"error in {path}: {e.args[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    try:
-        rd = ResultDir(out, sim.link_names(), sim.radio_names())
-    except (OutDirError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     from ccsim.downsample import Decimator
     from ccsim.progress import ProgressBar
 
@@ -119,6 +114,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     # Plots are drawn from a decimated copy kept while streaming: memory does not grow with
     # the run's length (issue 18).
     plot_flows, plot_queues, plot_radio = Decimator(), Decimator(), Decimator()
+    # Nothing may run between creating the partial directory and the `try` that removes it.
+    try:
+        rd = ResultDir(out, sim.link_names(), sim.radio_names())
+    except (OutDirError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
     def on_chunk(f: dict, q: dict, r: dict | None = None) -> None:
         rd.on_chunk(f, q, r)

@@ -147,13 +147,19 @@ def clean_stale_partials(final: Path) -> list[Path]:
 
 class SeriesWriter:
     """Appends column chunks to one Parquet file (no file if no rows ever come). The file is
-    written as `NAME.part` and gets its name only when complete."""
+    written as `NAME.part` and gets its name only when complete. Chunks are gathered into row
+    groups of at least `ROW_GROUP_ROWS` rows: one row group per drain made the footer's
+    metadata (kept in memory until close) grow with the run's length (issue 18)."""
+
+    ROW_GROUP_ROWS = 1 << 16
 
     def __init__(self, path: Path, extra: dict[str, Any] | None = None) -> None:
         self.path = path
         self._part = path.with_name(path.name + ".part")
         self._writer: pq.ParquetWriter | None = None
         self._extra = extra or {}
+        self._pending: list[pa.Table] = []
+        self._pending_rows = 0
         self.rows = 0
 
     def write(self, columns: dict[str, np.ndarray]) -> None:
@@ -162,12 +168,23 @@ class SeriesWriter:
         table = pa.table(columns)
         for name, fn in self._extra.items():
             table = table.append_column(name, fn(columns))
+        self._pending.append(table)
+        self._pending_rows += table.num_rows
+        self.rows += table.num_rows
+        if self._pending_rows >= self.ROW_GROUP_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        table = pa.concat_tables(self._pending)
+        self._pending, self._pending_rows = [], 0
         if self._writer is None:
             self._writer = pq.ParquetWriter(self._part, table.schema)
         self._writer.write_table(table)
-        self.rows += table.num_rows
 
     def close(self) -> None:
+        self._flush()
         if self._writer is not None:
             self._writer.close()
             self._writer = None
