@@ -12,6 +12,7 @@
 
 pub use crate::hystart::HystartDetect;
 use crate::hystart::{Hystart, HystartParams};
+use crate::hystart_linux::{LinuxHystart, LinuxHystartParams};
 use crate::ns3num::{cast_u32, seconds_i64};
 use crate::params::{
     bool_param, enum_param, f64_param, time_param, u32_param, ParamSpec, Tunables,
@@ -19,6 +20,18 @@ use crate::params::{
 use crate::{CcaError, CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
 use serde_json::Value;
+
+/// Linux ignores delay samples for this long after a window reduction (`HZ` jiffies).
+const LINUX_SAMPLE_HOLDOFF: Time = Time::from_secs(1);
+
+/// Which HyStart [`Cubic`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HystartVariant {
+    /// ns-3.44 `TcpCubic::HystartUpdate` (the `ns3` profile).
+    Ns3,
+    /// Linux `tcp_cubic.c` `hystart_update` (crate::hystart_linux; the `linux` profile).
+    Linux,
+}
 
 /// Tunables of [`Cubic`] (ns-3 attributes of `ns3::TcpCubic`, ns-3.44 defaults).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +56,9 @@ pub struct CubicConfig {
     pub hystart_delay_min: Time,
     /// Maximum time for hystart algorithm.
     pub hystart_delay_max: Time,
+    /// Whose HyStart runs: ns-3.44's (`TcpCubic`) or the Linux kernel's (crate::hystart_linux;
+    /// the `linux` TCP profile's default).
+    pub hystart_variant: HystartVariant,
     /// Delta time to wait after fast recovery before adjusting parameters.
     pub cubic_delta: Time,
     /// Counter value when no losses are detected (cnt clamp before the first loss).
@@ -64,6 +80,7 @@ impl Default for CubicConfig {
             hystart_ack_delta: Time::from_millis(2),
             hystart_delay_min: Time::from_millis(4),
             hystart_delay_max: Time::from_millis(1000),
+            hystart_variant: HystartVariant::Ns3,
             cubic_delta: Time::from_millis(10),
             cnt_clamp: 20,
             c: 0.4,
@@ -115,6 +132,11 @@ impl Tunables for CubicConfig {
             help: "Maximum delay threshold for HyStart",
         },
         ParamSpec {
+            name: "hystart_variant",
+            help:
+                "Whose HyStart: \"NS3\" (ns-3.44 TcpCubic) or \"LINUX\" (the kernel's tcp_cubic.c)",
+        },
+        ParamSpec {
             name: "cubic_delta",
             help: "Time to wait after fast recovery before taking delay samples",
         },
@@ -155,6 +177,17 @@ impl Tunables for CubicConfig {
             "hystart_ack_delta" => self.hystart_ack_delta = time_param(a, key, v)?,
             "hystart_delay_min" => self.hystart_delay_min = time_param(a, key, v)?,
             "hystart_delay_max" => self.hystart_delay_max = time_param(a, key, v)?,
+            "hystart_variant" => {
+                self.hystart_variant = enum_param(
+                    a,
+                    key,
+                    v,
+                    &[
+                        ("NS3", HystartVariant::Ns3),
+                        ("LINUX", HystartVariant::Linux),
+                    ],
+                )?
+            }
             "cubic_delta" => self.cubic_delta = time_param(a, key, v)?,
             "cnt_clamp" => self.cnt_clamp = u32_param(a, key, v, 0, u8::MAX as u32)? as u8,
             "c" => self.c = f64_param(a, key, v, f64::MIN_POSITIVE, 1e6)?,
@@ -182,6 +215,8 @@ pub struct Cubic {
     epoch_start: Option<Time>,
     /// HyStart's round state ([`crate::hystart`]).
     hystart: Hystart,
+    /// The kernel's HyStart, when `hystart_variant` is LINUX (then `hystart` is unused).
+    linux_hystart: Option<LinuxHystart>,
     /// ACKed segments for the Reno estimate (`m_ackCnt`).
     ack_cnt: u32,
     /// Reno-equivalent cwnd in segments (`m_tcpCwnd`).
@@ -196,6 +231,7 @@ impl Default for Cubic {
 
 impl Cubic {
     pub fn new(config: CubicConfig) -> Self {
+        let linux = config.hystart_variant == HystartVariant::Linux;
         Cubic {
             config,
             cwnd_cnt: 0,
@@ -205,6 +241,7 @@ impl Cubic {
             delay_min: None,
             epoch_start: None,
             hystart: Hystart::default(),
+            linux_hystart: linux.then(LinuxHystart::default),
             ack_cnt: 0,
             tcp_cwnd: 0,
         }
@@ -307,6 +344,43 @@ impl Cubic {
             delay_max: c.hystart_delay_max,
         }
     }
+
+    /// The kernel HyStart's settings from the same tunables.
+    fn linux_hystart_params(&self) -> LinuxHystartParams {
+        let d = self.config.hystart_detect;
+        LinuxHystartParams {
+            ack_train: d.packet_train(),
+            delay: d.delay(),
+            low_window: self.config.hystart_low_window,
+            min_samples: self.config.hystart_min_samples as u32,
+            ack_delta: self.config.hystart_ack_delta,
+        }
+    }
+
+    /// Linux `bictcp_acked` (crate::hystart_linux): the ACK's own RTT sample (the sender's
+    /// latest; `srtt` only before the first), samples ignored for a second after a window
+    /// reduction (`HZ` jiffies), HyStart while cwnd < ssthresh.
+    fn linux_pkts_acked(&mut self, tcb: &mut TcpState, srtt: Time) {
+        if let Some(epoch) = self.epoch_start {
+            if tcb.now.saturating_sub(epoch) < LINUX_SAMPLE_HOLDOFF {
+                return;
+            }
+        }
+        let delay = tcb.last_rtt.unwrap_or(srtt).max(Time::from_micros(1));
+        if !matches!(self.delay_min, Some(d) if d <= delay) {
+            self.delay_min = Some(delay);
+        }
+        if !self.config.hystart || !tcb.in_slow_start() {
+            return;
+        }
+        let p = self.linux_hystart_params();
+        let delay_min = self.delay_min.unwrap_or(delay);
+        if let Some(h) = self.linux_hystart.as_mut() {
+            if h.update(&p, tcb, delay, delay_min) {
+                tcb.ssthresh = tcb.cwnd;
+            }
+        }
+    }
 }
 
 impl CongestionOps for Cubic {
@@ -318,6 +392,9 @@ impl CongestionOps for Cubic {
     /// not depend on it: the first slow-start ACK resets the round anyway (`m_endSeq` is 0).
     fn init(&mut self, tcb: &mut TcpState) {
         self.hystart.start_round(tcb);
+        if let Some(h) = self.linux_hystart.as_mut() {
+            h.start_round(tcb);
+        }
     }
 
     /// `TcpCubic::GetSsThresh`: W_max with fast convergence, `ssthresh = max(cwnd·beta, 2)` segments.
@@ -341,7 +418,8 @@ impl CongestionOps for Cubic {
             return;
         }
         if tcb.cwnd < tcb.ssthresh {
-            if self.config.hystart && self.hystart.round_ended(tcb) {
+            if self.config.hystart && self.linux_hystart.is_none() && self.hystart.round_ended(tcb)
+            {
                 self.hystart.start_round(tcb);
             }
             // ns-3 approximates Linux QUICKACK with byte counting in slow start (RFC 3465).
@@ -361,6 +439,10 @@ impl CongestionOps for Cubic {
 
     /// `TcpCubic::PktsAcked`: delay samples for K's `t` offset and HyStart.
     fn pkts_acked(&mut self, tcb: &mut TcpState, _segments_acked: u32, rtt: Time) {
+        if self.linux_hystart.is_some() {
+            self.linux_pkts_acked(tcb, rtt);
+            return;
+        }
         // Discard delay samples right after fast recovery.
         if let Some(epoch) = self.epoch_start {
             if tcb.now.saturating_sub(epoch) < self.config.cubic_delta {
@@ -387,6 +469,9 @@ impl CongestionOps for Cubic {
         if new_state == CongState::Loss {
             self.cubic_reset();
             self.hystart.start_round(tcb);
+            if let Some(h) = self.linux_hystart.as_mut() {
+                h.reset(tcb);
+            }
         }
     }
 }

@@ -18,10 +18,10 @@ pub enum HystartDetect {
 }
 
 impl HystartDetect {
-    fn packet_train(self) -> bool {
+    pub(crate) fn packet_train(self) -> bool {
         matches!(self, HystartDetect::PacketTrain | HystartDetect::Both)
     }
-    fn delay(self) -> bool {
+    pub(crate) fn delay(self) -> bool {
         matches!(self, HystartDetect::Delay | HystartDetect::Both)
     }
 }

@@ -18,6 +18,7 @@ pub mod highspeed;
 pub mod htcp;
 pub mod hybla;
 pub mod hystart;
+pub mod hystart_linux;
 pub mod illinois;
 pub mod linux_reno;
 pub mod newreno;

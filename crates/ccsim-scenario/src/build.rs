@@ -543,6 +543,25 @@ fn seed_randomised_algorithm(
     }
 }
 
+/// Algorithm parameters whose default follows the TCP profile: the `linux` profile runs the
+/// kernel's HyStart in CUBIC (validation/linux: the kernel's CUBIC leaves slow start at about
+/// one BDP). An explicit `cca_params` value wins.
+fn profile_algorithm_defaults(
+    cca: &str,
+    params: &mut serde_json::Map<String, serde_json::Value>,
+    ns3_profile: bool,
+) {
+    let Ok(specs) = ccsim_cca::algorithm_params(cca) else {
+        return;
+    };
+    if !ns3_profile
+        && specs.iter().any(|p| p.name == "hystart_variant")
+        && !params.contains_key("hystart_variant")
+    {
+        params.insert("hystart_variant".into(), "LINUX".into());
+    }
+}
+
 /// Builds the world the scenario describes, or says precisely what is wrong with it.
 pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     let has_radio = s.radio.is_some() || !s.trace_links.is_empty();
@@ -691,6 +710,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
                 .unwrap_or_default();
         let ns3_profile = f.tcp.or(&s.tcp).profile.unwrap_or_default() == Profile::Ns3;
         seed_randomised_algorithm(&f.cca, &mut params, s.run.seed, k as u32, ns3_profile);
+        profile_algorithm_defaults(&f.cca, &mut params, ns3_profile);
         let cca = ccsim_cca::build(&f.cca, &params).map_err(|e| {
             let key = if e.to_string().contains("parameter") {
                 "cca_params"
