@@ -599,6 +599,7 @@ main(int argc, char* argv[])
     uint64_t bufSizeArg = 0;
     uint64_t minBufArg = 4000000;
     std::string caseName = "";
+    bool sack = true;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("flows", "number of flows N (sender/receiver pairs)", flows);
@@ -639,6 +640,7 @@ main(int argc, char* argv[])
     std::string rateTrace = "";
     cmd.AddValue("rateTrace", "every delivery-rate sample of flow --debugFlow (text)", rateTrace);
     cmd.AddValue("caseName", "free-form case label copied into the JSON", caseName);
+    cmd.AddValue("sack", "TcpSocketBase::Sack (SACK option; ns-3 default true)", sack);
     cmd.Parse(argc, argv);
 
     RngSeedManager::SetRun(seed);
@@ -702,6 +704,8 @@ main(int argc, char* argv[])
     {
         Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minRtoS)));
     }
+    // Both ends: with SACK off neither side offers the option (TcpSocketBase::Sack).
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                        TypeIdValue(TypeId::LookupByName(FullTypeName(ccas[0]))));
     if (sendSize > 0)
@@ -903,6 +907,7 @@ main(int argc, char* argv[])
     js << "  \"simulator\": \"ns-3.44\",\n";
     js << "  \"scenario\": {";
     js << "\"case\": " << Quote(caseName) << ", ";
+    js << "\"sack\": " << (sack ? "true" : "false") << ", ";
     js << "\"flows\": " << flows << ", ";
     js << "\"cca\": " << Quote(ShortTypeName(cca)) << ", ";
     js << "\"cca_list\": [";

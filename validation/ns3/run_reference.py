@@ -106,6 +106,27 @@ CASES: dict[str, dict[str, str]] = {
         "mss": "1448",
         "duration": "3",
     },
+    # Issue 17: cases A and C with SACK off at both ends (TcpSocketBase::Sack false), so loss
+    # recovery runs on duplicate ACKs alone (RFC 6582 NewReno-style, ns-3's "Reno SACK" count).
+    "AN": {
+        "flows": "1",
+        "bottleneckRate": "100000000",
+        "bottleneckDelay": "20",
+        "mss": "1448",
+        "duration": "60",
+        "sack": "0",
+    },
+    "CN": {
+        "flows": "1",
+        "bottleneckRate": "1300000000",
+        "bottleneckDelay": "12.5",
+        "mss": "10000",
+        "mtu": "10052",
+        "queuePackets": "696",
+        "duration": "15",
+        "rateChange": "5:50000000,10:1300000000",
+        "sack": "0",
+    },
     # Not in the issue grid: a small 20 Mb/s link blocked to 2 Mb/s from 2 to 4 s with a 200 ms
     # minimum RTO. ns-3.44's PRR bugs (#1282/#1350/#1351) make CUBIC collapse into repeated
     # timeouts here; ccsim's `ns3` profile must reproduce that (tests/test_cli_and_api.py runs

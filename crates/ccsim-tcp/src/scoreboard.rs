@@ -10,6 +10,8 @@
 use ccsim_core::Time;
 use std::collections::VecDeque;
 
+mod reno_sack;
+
 #[derive(Clone, Copy, Debug)]
 pub struct SegmentRecord {
     pub seq: u64,

@@ -66,6 +66,10 @@ impl TcpSender {
             }
         });
         self.rate = rate;
+        if !self.cfg.sack {
+            // ns-3.44 `TcpTxBuffer::DiscardUpTo`: a guessed SACK on the new head moves up.
+            self.sb.move_reno_sack_off_head();
+        }
         let delivered = newly_acked + newly_sacked;
         self.tcb.delivered += delivered;
         self.tcb.last_acked_seq = ack;

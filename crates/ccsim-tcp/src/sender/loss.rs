@@ -83,6 +83,12 @@ impl TcpSender {
         if self.tcb.cong_state == CongState::Open {
             self.set_state(CongState::Disorder);
         }
+        if self.tcb.cong_state == CongState::Recovery && !self.cfg.sack {
+            // Without SACK a duplicate ACK in recovery says one segment has left the network
+            // (ns-3.44 `DupAck`: `AddRenoSack`). Pipe falls at the next transmission; the
+            // recovery rule below still sees bytes in flight from before this ACK.
+            self.sb.add_reno_sack();
+        }
         match self.tcb.cong_state {
             CongState::Recovery if !self.caps.full_control => {
                 self.recovery.on_dupack(&mut self.tcb, delivered)
@@ -104,10 +110,11 @@ impl TcpSender {
                 } else if !self.cfg.sack && self.cfg.limited_transmit {
                     // RFC 3042 limited transmit without SACK: each duplicate ACK counts one
                     // segment as gone, so one new segment may leave (ns-3.44 `DupAck`:
-                    // `AddRenoSack` if `LimitedTransmit`). With SACK it needs no switch: the
-                    // SACKed bytes have left the pipe, so cwnd − pipe allows new data (ns-3.44
-                    // documents limited transmit as always on with SACK).
-                    self.limited_transmit_segments += 1;
+                    // `AddRenoSack` if `LimitedTransmit`). The mark stays into recovery. With
+                    // SACK it needs no switch: the SACKed bytes have left the pipe, so
+                    // cwnd − pipe allows new data (ns-3.44 documents limited transmit as
+                    // always on with SACK).
+                    self.sb.add_reno_sack();
                 }
             }
             _ => {}
@@ -117,7 +124,13 @@ impl TcpSender {
     /// ns-3 `TcpSocketBase::EnterRecovery` (RFC 6675 §5 step 4).
     fn enter_recovery(&mut self, delivered: u64) {
         self.stats.fast_recoveries += 1;
-        if !self.sb.head_is_lost() {
+        if !self.cfg.sack {
+            // ns-3.44 `EnterRecovery` without SACK: the third duplicate ACK is one more
+            // segment gone (`AddRenoSack`), and the head is lost (`MarkHeadAsLost`, which
+            // also clears an earlier retransmission of it).
+            self.sb.add_reno_sack();
+            self.sb.mark_head_lost();
+        } else if !self.sb.head_is_lost() {
             self.sb.mark_head_lost();
         }
         self.episode = Episode::begin(self.tcb.high_tx_mark);
@@ -145,6 +158,11 @@ impl TcpSender {
         self.stats.rto_count += 1;
         // ns-3 `ReTxTimeout` clears the RTT history: no sample until new data is ACKed.
         self.history.clear();
+        if !self.cfg.sack {
+            // ns-3.44 `ReTxTimeout`: the guessed SACKs go (`ResetRenoSack`) before every
+            // segment is marked lost.
+            self.sb.reset_reno_sacks();
+        }
         self.enter_loss(now, true);
     }
 

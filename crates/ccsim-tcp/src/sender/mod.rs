@@ -86,9 +86,6 @@ pub struct TcpSender {
     /// (`ns3_retransmit_before_cong_control`); `poll_transmit` hands it out first.
     sent_in_ack: Option<TcpSegment>,
     dupacks: u32,
-    /// Duplicate ACKs in Disorder that each let one new segment out without SACK (RFC 3042
-    /// limited transmit; ns-3.44 `AddRenoSack`). With SACK the SACKed bytes leave the pipe.
-    limited_transmit_segments: u32,
     /// Peer's advertised window.
     rwnd: u64,
     rto: Time,
@@ -136,7 +133,6 @@ impl TcpSender {
             forced: Forced::default(),
             sent_in_ack: None,
             dupacks: 0,
-            limited_transmit_segments: 0,
             rwnd: cfg.rcv_buf,
             rto: cfg.initial_rto.max(cfg.min_rto),
             rto_deadline: None,
@@ -300,9 +296,6 @@ impl TcpSender {
 
     /// Changes the congestion state, telling the algorithm first (ns-3 `CongestionStateSet`).
     fn set_state(&mut self, state: CongState) {
-        if state != CongState::Disorder {
-            self.limited_transmit_segments = 0;
-        }
         self.cca.congestion_state_set(&mut self.tcb, state);
         self.tcb.cong_state = state;
     }

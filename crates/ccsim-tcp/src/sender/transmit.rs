@@ -30,10 +30,7 @@ impl TcpSender {
             return Some(seg);
         }
         let window = (self.tcb.cwnd as u64).min(self.rwnd);
-        let in_flight = self
-            .sb
-            .bytes_in_flight()
-            .saturating_sub(self.limited_transmit_segments as u64 * mss as u64);
+        let in_flight = self.sb.bytes_in_flight();
         let avail = window.saturating_sub(in_flight);
         // ns-3.44 semantics: the flow is cwnd-limited when cwnd has no room for another full
         // segment at the moment the sender stops (a receive-window or application limit is not).
@@ -144,7 +141,8 @@ impl TcpSender {
         Some(self.emit_retransmission(now, seq, self.forced_len(len)))
     }
 
-    /// RFC 6675 NextSeg rule 3, as ns-3.44 applies it in fast recovery with SACK when there
+    /// RFC 6675 NextSeg rule 3, as ns-3.44 applies it in fast recovery (with SACK or its
+    /// duplicate-ACK emulation, [`crate::scoreboard`]'s `add_reno_sack`) when there
     /// is nothing lost to resend (rule 1) and no unsent data (rule 2): the first segment that
     /// is neither SACKed, lost nor retransmitted is resent (`tcp.nextseg_rule_3`). It matters
     /// for a flow limited by its send buffer, which runs out of new data in recovery.
@@ -154,8 +152,7 @@ impl TcpSender {
         avail: u64,
         in_flight: u64,
     ) -> Option<TcpSegment> {
-        if !(self.cfg.nextseg_rule_3 && self.cfg.sack && self.tcb.cong_state == CongState::Recovery)
-        {
+        if !(self.cfg.nextseg_rule_3 && self.tcb.cong_state == CongState::Recovery) {
             return None;
         }
         let (seq, len) = self.sb.first_unmarked()?;
