@@ -50,6 +50,7 @@ def summary_table(summary: dict[str, Any]) -> str:
     if drops:
         lines.append("drops: " + ", ".join(f"{q['id']} {q['drops']}" for q in drops))
     lines.extend(radio_lines(summary.get("radio") or {}))
+    lines.extend(mesh_lines(summary.get("mesh") or {}))
     ip = summary.get("ip_reassembly")
     if ip:
         lines.append(
@@ -68,6 +69,56 @@ def summary_table(summary: dict[str, Any]) -> str:
         f"({summary['events_per_s'] / 1e6:.1f} M events/s)"
     )
     return "\n".join(lines)
+
+
+def mesh_lines(mesh: dict[str, Any], max_nodes: int = 8) -> list[str]:
+    """Summary lines of a `[mesh]` run (nothing otherwise); definitions in docs/outputs.md."""
+    if not mesh:
+        return []
+
+    def stick(c: dict[str, Any] | None, unit: str) -> str:
+        if not c:
+            return "-"
+        return (
+            f"mean {c['mean']:.2f} {unit} (p20 {c['p20']:.2f}, p80 {c['p80']:.2f}, "
+            f"min {c['min']:.2f}, max {c['max']:.2f})"
+        )
+
+    out = [
+        f"mesh routing {mesh['routing']}: {mesh['finished_flows']}/{mesh['flows']} downloads "
+        f"finished; finish time {stick(mesh['finish_time_s'], 's')}",
+        f"mesh RTT per flow {stick(mesh['rtt_mean_ms'], 'ms')}; Jain's index of goodput "
+        f"{_fmt(mesh['jain_goodput'], '.3f')}; {mesh['out_of_order_segments']:,} out-of-order "
+        "segments",
+        f"mesh drops: {mesh['dropped_queue']:,} queue, {mesh['dropped_no_route']:,} no route, "
+        f"{mesh['dropped_ttl']:,} TTL; routing overhead {mesh['routing_overhead_bytes']:,} B "
+        f"in {mesh['routing_overhead_packets']:,} packets"
+        + (
+            f"; converged at {mesh['convergence_s']:.2f} s"
+            if mesh.get("convergence_s") is not None
+            else ""
+        ),
+    ]
+    udp = mesh.get("udp")
+    if udp:
+        out.append(
+            f"mesh UDP: {udp['flows']} flows, {udp['delivered_pct']:.1f} % of "
+            f"{udp['injected_bytes'] / 1e6:.1f} MB delivered"
+        )
+    busiest = sorted(mesh["nodes"], key=lambda n: -n["forwarded"])[:max_nodes]
+    out.append(
+        "mesh forwarded (busiest): "
+        + ", ".join(
+            f"{n['name']} {n['forwarded']:,}"
+            + (
+                f" (drops {n['dropped_queue'] + n['dropped_no_route'] + n['dropped_ttl']:,})"
+                if n["dropped_queue"] + n["dropped_no_route"] + n["dropped_ttl"]
+                else ""
+            )
+            for n in busiest
+        )
+    )
+    return out
 
 
 def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
@@ -149,16 +200,20 @@ def cmd_run(args: argparse.Namespace) -> int:
                 summary["link_changes"] = changes
         rd.finish(summary, scenario)
         if not args.no_plot:
-            from ccsim.plots import overview, radio_profile
+            from ccsim.plots import mesh_candlestick, overview, radio_profile
 
             fs = plot_flows.frame()
-            overview(
-                fs,
-                plot_queues.frame(),
-                summary,
-                rd.plots_dir / "overview.png",
-                title=summary.get("scenario"),
-            )
+            if summary.get("mesh"):
+                # Many flows: the paper's candlesticks instead of one line per flow.
+                mesh_candlestick(summary, rd.plots_dir / "candlestick.png")
+            else:
+                overview(
+                    fs,
+                    plot_queues.frame(),
+                    summary,
+                    rd.plots_dir / "overview.png",
+                    title=summary.get("scenario"),
+                )
             if rd.has_radio:
                 radio_profile(
                     plot_radio.frame(),
@@ -182,7 +237,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(summary_table(summary))
-        plots = "" if args.no_plot else f"  plot: {final}/plots/overview.png"
+        main_plot = "candlestick.png" if summary.get("mesh") else "overview.png"
+        plots = "" if args.no_plot else f"  plot: {final}/plots/{main_plot}"
         if not args.no_plot and (final / "plots" / "radio_profile.png").exists():
             plots += f", {final}/plots/radio_profile.png"
         print(f"results: {final}/" + plots)

@@ -162,3 +162,78 @@ def radio_profile(
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def draw_candlesticks(
+    ax,
+    groups: dict[str, list[float]],
+    ylabel: str | None = None,
+    color: str = "tab:blue",
+) -> None:
+    """Candlesticks as seed 004 draws them, one per group on `ax`: a box from the 20th to the
+    80th percentile, whiskers at the minimum and maximum, the mean as a black line.
+    Percentiles interpolate linearly between closest ranks (numpy's default, as the summary)."""
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    for i, values in enumerate(groups.values()):
+        v = np.asarray([x for x in values if x is not None and np.isfinite(x)], dtype=float)
+        if not len(v):
+            continue
+        p20, p80 = np.percentile(v, [20, 80])
+        ax.vlines(i, v.min(), p20, color="black", lw=1)
+        ax.vlines(i, p80, v.max(), color="black", lw=1)
+        ax.add_patch(
+            Rectangle(
+                (i - 0.3, p20),
+                0.6,
+                max(p80 - p20, 1e-12),
+                facecolor=color,
+                alpha=0.6,
+                edgecolor="black",
+            )
+        )
+        ax.hlines(v.mean(), i - 0.3, i + 0.3, color="black", lw=2)
+    ax.set_xticks(range(len(groups)))
+    tilt = len(groups) > 6
+    ax.set_xticklabels(list(groups), rotation=30 if tilt else 0, ha="right" if tilt else "center")
+    ax.set_xlim(-0.7, len(groups) - 0.3)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def candlestick(
+    panels: dict[str, dict[str, list[float]]],
+    path: Path,
+    title: str | None = None,
+) -> Path:
+    """One candlestick panel per entry of `panels` (panel y label -> {group label -> values}),
+    side by side, saved to `path`. Returns `path`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 4), squeeze=False)
+    for ax, (ylabel, groups) in zip(axes[0], panels.items()):
+        draw_candlesticks(ax, groups, ylabel)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def mesh_candlestick(summary: dict, path: Path, title: str | None = None) -> Path:
+    """A mesh run's per-flow download finish times and mean RTTs as candlesticks."""
+    label = (summary.get("mesh") or {}).get("routing", "run")
+    fct = [f["fct_s"] for f in summary["flows"] if f["fct_s"] is not None]
+    rtt = [f["rtt_mean_ms"] for f in summary["flows"] if f["rtt_mean_ms"] is not None]
+    return candlestick(
+        {"download finish time (s)": {label: fct}, "mean RTT (ms)": {label: rtt}},
+        path,
+        title=title or summary.get("scenario"),
+    )

@@ -238,6 +238,8 @@ mod tests {
             dst: NodeId(1),
             flow: 0,
             to_receiver: true,
+            kind: crate::packet::Payload::Tcp,
+            ttl: crate::packet::DEFAULT_TTL,
             ip_bytes: 10_052,
             ip: IpHeader {
                 id,

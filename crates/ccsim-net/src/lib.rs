@@ -15,8 +15,8 @@ pub mod routing;
 pub use fragment::{Reassembly, ReassemblyStats};
 pub use link::{Link, LinkId};
 pub use packet::{
-    IpHeader, NodeId, Packet, PacketArena, PacketId, SackBlocks, TcpFlags, TcpSegment,
-    TS_OPTION_BYTES,
+    IpHeader, NodeId, Packet, PacketArena, PacketId, Payload, SackBlocks, TcpFlags, TcpSegment,
+    DEFAULT_TTL, TS_OPTION_BYTES,
 };
 pub use queue::{DropTailQueue, QueueLimit};
 pub use routing::RoutingTable;

@@ -148,14 +148,35 @@ impl IpHeader {
     }
 }
 
+/// What a packet carries. The payload itself never lives in the packet: a TCP segment's header
+/// is the `tcp` field, a UDP datagram is only its size, and a routing-control message lives in
+/// the routing layer's slab (control packets may allocate; data packets never do).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Payload {
+    /// A TCP segment of flow `Packet::flow`.
+    #[default]
+    Tcp,
+    /// A UDP datagram of constant-bit-rate source `Packet::flow`.
+    Udp,
+    /// A routing-control message (OLSR): `Packet::flow` is its slot in the routing layer.
+    Control,
+}
+
+/// IPv4 default TTL (ns-3 `Ipv4L3Protocol::DefaultTtl`, Linux `ip_default_ttl`).
+pub const DEFAULT_TTL: u8 = 64;
+
 /// A packet in flight: addressing plus the TCP segment it carries.
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub src: NodeId,
     pub dst: NodeId,
-    /// Flow index; `to_receiver` tells which endpoint of the flow it is addressed to.
+    /// Flow index (TCP or UDP, see `kind`), or the control message's slot;
+    /// `to_receiver` tells which endpoint of a TCP flow it is addressed to.
     pub flow: u32,
     pub to_receiver: bool,
+    pub kind: Payload,
+    /// IPv4 time to live, decremented by every router that forwards the packet.
+    pub ttl: u8,
     /// IP bytes (link layers add their own header when they transmit).
     pub ip_bytes: u32,
     pub ip: IpHeader,
@@ -189,6 +210,11 @@ impl PacketArena {
     #[inline]
     pub fn get(&self, id: PacketId) -> &Packet {
         &self.slots[id.0 as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id.0 as usize]
     }
 
     /// Releases the slot; the packet's contents are returned.
@@ -262,6 +288,8 @@ mod tests {
             dst: NodeId(1),
             flow: 0,
             to_receiver: true,
+            kind: Payload::Tcp,
+            ttl: DEFAULT_TTL,
             ip_bytes: 40,
             ip: IpHeader::default(),
             tcp: TcpSegment::default(),

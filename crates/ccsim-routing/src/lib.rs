@@ -4,4 +4,5 @@
 //! packets it receives and timers that fire, and returns the control packets it sends and the
 //! next hop for a destination. It knows nothing of links, queues or TCP.
 
+pub mod backpressure;
 pub mod olsr;

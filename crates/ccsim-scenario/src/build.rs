@@ -519,7 +519,7 @@ fn explicit(s: &Scenario, mss: u32) -> Result<Topology, ScenarioError> {
 /// seed is ns-3's RngRun; every flow has ns-3's default stream, so all draw alike, as in
 /// ns-3); otherwise from ccsim's streams, one per flow, so adding a flow never shifts
 /// another's draws.
-fn seed_randomised_algorithm(
+pub(crate) fn seed_randomised_algorithm(
     cca: &str,
     params: &mut serde_json::Map<String, serde_json::Value>,
     seed: u64,
@@ -564,6 +564,9 @@ fn profile_algorithm_defaults(
 
 /// Builds the world the scenario describes, or says precisely what is wrong with it.
 pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
+    if let Some(m) = &s.mesh {
+        return crate::mesh::build::build_mesh_world(s, m);
+    }
     let has_radio = s.radio.is_some() || !s.trace_links.is_empty();
     let has_explicit = !s.nodes.is_empty() || !s.links.is_empty() || has_radio;
     if s.dumbbell.is_some() && has_radio {

@@ -39,6 +39,9 @@ pub struct Scenario {
     /// Trace-driven (Mahimahi) links, one direction each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trace_links: Vec<crate::radio_spec::TraceLinkSpec>,
+    /// LTE small cells behind a routed mesh backhaul (seed 004): see `docs/mesh.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<crate::mesh::MeshConfig>,
     /// A vertical handover between two parallel links (seed 003).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertical_handover: Option<crate::radio_spec::VerticalHandoverSpec>,

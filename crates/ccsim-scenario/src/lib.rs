@@ -9,9 +9,11 @@ pub mod build;
 pub mod config;
 pub mod error;
 pub mod load;
+pub mod mesh;
 pub mod metrics;
 pub mod radio_glue;
 pub mod radio_spec;
+pub mod routers;
 pub mod rtt_stats;
 pub mod seg_trace;
 pub mod units;
@@ -158,6 +160,25 @@ impl Simulation {
             duration_s: end.as_secs_f64(),
             total_goodput_mbps: total_goodput_mbps(&flows, end),
             jain_index: jain_index(&goodputs),
+            routing_drops: {
+                let d: Vec<metrics::RoutingDrops> = w
+                    .nodes
+                    .iter()
+                    .zip(&w.routing.counters)
+                    .filter(|(_, c)| c.dropped_no_route + c.dropped_ttl > 0)
+                    .map(|(n, c)| metrics::RoutingDrops {
+                        node: n.clone(),
+                        no_route: c.dropped_no_route,
+                        ttl_expired: c.dropped_ttl,
+                    })
+                    .collect();
+                (!d.is_empty()).then_some(d)
+            },
+            mesh: self
+                .scenario
+                .mesh
+                .as_ref()
+                .map(|m| mesh::summary::summary(w, &m.routing, &flows)),
             flows,
             queues,
             events: w.events_processed(),

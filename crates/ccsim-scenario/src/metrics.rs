@@ -20,6 +20,8 @@ pub struct FlowMetrics {
     pub rtt: crate::rtt_stats::RttStats,
     /// Time the last byte of a finite transfer reached the receiver.
     pub finish: Option<Time>,
+    /// Data segments that arrived above a hole (held out of order by the receiver).
+    pub out_of_order: u64,
 }
 
 impl FlowMetrics {
@@ -171,6 +173,8 @@ pub struct FlowSummary {
     pub fast_recoveries: u64,
     /// Flow completion time of a finite transfer (seconds from its start), null otherwise.
     pub fct_s: Option<f64>,
+    /// Data segments that arrived above a hole (out of order) at the receiver.
+    pub out_of_order_segments: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -199,9 +203,24 @@ pub struct Summary {
     /// Radio counters, handovers and NLOS intervals (scenarios with radio or trace links).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio_glue::RadioSummary>,
+    /// Packets dropped for lack of a route or an expired TTL (a routing loop), per node;
+    /// absent when there were none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing_drops: Option<Vec<RoutingDrops>>,
+    /// Mesh metrics (scenarios with a `[mesh]` table): finish times, RTT, JFI, routing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<crate::mesh::summary::MeshSummary>,
     /// IPv4 reassembly counters, when some link fragmented packets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_reassembly: Option<ReassemblySummary>,
+}
+
+/// Routing drops at one node.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoutingDrops {
+    pub node: String,
+    pub no_route: u64,
+    pub ttl_expired: u64,
 }
 
 /// IPv4 reassembly at the destinations ([`ccsim_net::fragment`]).
@@ -249,6 +268,7 @@ pub fn flow_summary(f: &Flow, end: Time, nodes: &[String]) -> FlowSummary {
         timeouts: f.sender.stats.rto_count,
         fast_recoveries: f.sender.stats.fast_recoveries,
         fct_s: finish.map(|t| t.saturating_sub(f.start).as_secs_f64()),
+        out_of_order_segments: f.metrics.out_of_order,
     }
 }
 

@@ -7,11 +7,12 @@
 
 use crate::metrics::{FlowMetrics, Series};
 use crate::radio_glue::RadioGlue;
+use crate::routers::{DropCause, Route, Routing};
 use ccsim_core::{EventQueue, Time};
 use ccsim_net::fragment::fragment;
 use ccsim_net::{
-    IpHeader, Link, LinkId, NodeId, Packet, PacketArena, PacketId, Reassembly, RoutingTable,
-    TcpSegment,
+    IpHeader, Link, LinkId, NodeId, Packet, PacketArena, PacketId, Payload, Reassembly,
+    RoutingTable, TcpSegment, DEFAULT_TTL,
 };
 use ccsim_tcp::{TcpReceiver, TcpSender};
 
@@ -34,6 +35,12 @@ pub enum Event {
     ArriveAt(NodeId, PacketId),
     /// Vertical handover event `i` starts its outage.
     VerticalHandover(u32),
+    /// Routing-protocol timer of mesh router `r` (OLSR HELLO/TC emission, hold-time expiry).
+    RoutingTimer(u32),
+    /// UDP constant-bit-rate source `u` sends its next datagram.
+    UdpSend(u32),
+    /// Checks whether the routing protocol has converged (every 10 ms until it has).
+    ConvergenceCheck,
 }
 
 /// A scheduled change of a link's rate and/or delay.
@@ -101,7 +108,22 @@ pub struct World {
     pub(crate) packets: PacketArena,
     pub nodes: Vec<String>,
     pub links: Vec<Link>,
-    routes: RoutingTable,
+    /// Routing: static tables, mesh routing protocols, per-node counters.
+    pub routing: Routing,
+    /// UDP constant-bit-rate sources (mesh background load).
+    pub udp: Vec<crate::mesh::udp::UdpSource>,
+    /// End the run as soon as every finite transfer has finished.
+    pub stop_when_flows_finish: bool,
+    finished_flows: usize,
+    /// Routing-protocol convergence time (mesh scenarios with OLSR).
+    pub convergence: Option<Time>,
+    /// Deadline scheduled for each mesh router's protocol timer (stale events are ignored).
+    routing_timers: Vec<Option<Time>>,
+    /// Control messages a protocol emitted (reused buffer).
+    control_out: Vec<crate::mesh::ControlOut>,
+    /// Routing-protocol overhead: control packets sent and their IP bytes.
+    pub control_packets: u64,
+    pub control_bytes: u64,
     pub flows: Vec<Flow>,
     changes: Vec<LinkChange>,
     pub end: Time,
@@ -159,12 +181,21 @@ impl World {
             queue.schedule(f.start, Event::FlowStart(f.id));
         }
         let ip_ids = assign_ip_id_counters(&mut flows);
+        let n_nodes = nodes.len();
         World {
             queue,
             packets: PacketArena::new(),
             nodes,
             links,
-            routes,
+            routing: Routing::new(routes, n_nodes),
+            udp: Vec::new(),
+            stop_when_flows_finish: false,
+            finished_flows: 0,
+            convergence: None,
+            routing_timers: Vec::new(),
+            control_out: Vec::new(),
+            control_packets: 0,
+            control_bytes: 0,
             flows,
             changes,
             end,
@@ -202,6 +233,11 @@ impl World {
         let until = until.min(self.end);
         while let Some((now, event)) = self.queue.pop_until(until) {
             self.dispatch(now, event);
+            if self.stop_when_flows_finish && self.finished_flows == self.flows.len() {
+                // Every transfer is done: the run ends here.
+                self.end = now;
+                return;
+            }
         }
         self.queue.advance_to(until);
     }
@@ -250,8 +286,12 @@ impl World {
             Event::Arrive(l) => {
                 let link = &mut self.links[l.0 as usize];
                 let p = link.in_flight.pop(&mut self.queue, Event::Arrive(l));
-                let node = link.to;
-                self.forward(now, node, p);
+                let (node, from) = (link.to, link.from);
+                if self.packets.get(p).kind == Payload::Control {
+                    self.on_control(now, l, p);
+                } else {
+                    self.forward(now, node, p, Some(from));
+                }
             }
             Event::SenderTimer(f) => {
                 let flow = &mut self.flows[f as usize];
@@ -284,7 +324,10 @@ impl World {
                     g.on_event(now, k, &mut self.packets, &mut self.queue);
                 }
             }
-            Event::ArriveAt(node, p) => self.forward(now, node, p),
+            Event::ArriveAt(node, p) => self.forward(now, node, p, None),
+            Event::RoutingTimer(r) => self.on_routing_timer(now, r),
+            Event::UdpSend(u) => self.udp_send(now, u),
+            Event::ConvergenceCheck => self.check_convergence(now),
             Event::VerticalHandover(i) => {
                 if let Some(g) = self.radio.as_deref_mut() {
                     g.on_vertical_handover(now, i, &mut self.links, &mut self.packets);
@@ -364,6 +407,8 @@ impl World {
             dst,
             flow,
             to_receiver,
+            kind: Payload::Tcp,
+            ttl: DEFAULT_TTL,
             ip_bytes: seg.ip_bytes(),
             ip: IpHeader {
                 id: ip_id,
@@ -372,21 +417,60 @@ impl World {
             tcp: seg,
         };
         let id = self.packets.insert(packet);
-        self.forward(now, src, id);
+        self.forward(now, src, id, None);
     }
 
-    /// A packet is at `node`: deliver it there or hand it to the next link.
-    fn forward(&mut self, now: Time, node: NodeId, id: PacketId) {
-        let dst = self.packets.get(id).dst;
-        if node == dst {
+    /// Discards a packet at `node`, counting why.
+    pub(crate) fn drop_packet(&mut self, node: NodeId, id: PacketId, cause: DropCause) {
+        let p = self.packets.remove(id);
+        self.routing.counters[node.0 as usize].count(cause);
+        if cause == DropCause::NoRoute {
+            self.unroutable += 1;
+        }
+        match p.kind {
+            Payload::Control => self.free_control(p.flow),
+            Payload::Udp | Payload::Tcp => {}
+        }
+    }
+
+    /// A packet is at `node` (arrived from `from`, or originated there): deliver it there or
+    /// hand it to the next link.
+    fn forward(&mut self, now: Time, node: NodeId, id: PacketId, from: Option<NodeId>) {
+        let p = self.packets.get(id);
+        if node == p.dst {
             self.deliver(now, id);
             return;
         }
-        let Some(l) = self.routes.next_hop(node, dst) else {
-            self.unroutable += 1;
-            self.packets.remove(id);
+        if node != p.src {
+            // IPv4 forwarding: TTL − 1, and a packet whose TTL reaches 0 is dropped (RFC 791).
+            let ttl = p.ttl.saturating_sub(1);
+            if ttl == 0 {
+                self.drop_packet(node, id, DropCause::Ttl);
+                return;
+            }
+            self.packets.get_mut(id).ttl = ttl;
+        }
+        if self.holds_packets(node) {
+            // A backpressure router already keeps packets: this one queues behind them.
+            self.hold_or_drop(node, id, from);
+            self.bp_retry(now, node);
             return;
+        }
+        let p = self.packets.get(id);
+        let l = match self.routing.route(now, node, id, p, from, &self.links) {
+            Route::Link(l) => l,
+            Route::NoRoute => {
+                self.drop_packet(node, id, DropCause::NoRoute);
+                return;
+            }
+            Route::Hold => {
+                self.hold_or_drop(node, id, from);
+                return;
+            }
         };
+        if node != self.packets.get(id).src {
+            self.routing.counters[node.0 as usize].forwarded += 1;
+        }
         let l = match self.radio.as_deref_mut() {
             None => l,
             Some(g) => match g.steer(now, l, id, &mut self.packets, &mut self.queue) {
@@ -419,10 +503,11 @@ impl World {
         }
         let bytes = self.packets.get(id).ip_bytes;
         if !link.queue.enqueue_at(now, id, bytes) {
-            let dropped = self.packets.remove(id);
+            let from = link.from;
             if let Some(t) = self.seg_trace.as_mut() {
-                t.dropped(now, &dropped);
+                t.dropped(now, self.packets.get(id));
             }
+            self.drop_packet(from, id, DropCause::Queue);
         } else if !link.tx_done_pending {
             link.tx_done_pending = true;
             self.queue.schedule(link.busy_until, Event::TxDone(l));
@@ -462,9 +547,21 @@ impl World {
             link.tx_done_pending = true;
             self.queue.schedule(link.busy_until, Event::TxDone(l));
         }
+        // A backlog went down: backpressure routers around it may push what they hold.
+        let from = link.from;
+        self.bp_wake(now, from);
     }
 
     fn deliver(&mut self, now: Time, id: PacketId) {
+        match self.packets.get(id).kind {
+            Payload::Tcp => {}
+            Payload::Udp => {
+                let p = self.packets.remove(id);
+                self.udp[p.flow as usize].delivered(p.ip_bytes);
+                return;
+            }
+            Payload::Control => unreachable!("control packets are handled on arrival"),
+        }
         let packet = if self.packets.get(id).ip.is_fragment() {
             match self.reassembly.add(now, id, &mut self.packets) {
                 Some(p) => p,
@@ -476,13 +573,18 @@ impl World {
         let f = packet.flow;
         let flow = &mut self.flows[f as usize];
         if packet.to_receiver {
+            let ooo_before = flow.receiver.out_of_order_bytes();
             flow.receiver.on_segment(now, &packet.tcp);
+            if flow.receiver.out_of_order_bytes() > ooo_before {
+                flow.metrics.out_of_order += 1;
+            }
             if flow.metrics.finish.is_none()
                 && flow
                     .bytes
                     .is_some_and(|b| flow.receiver.delivered_bytes() >= b)
             {
                 flow.metrics.finish = Some(now);
+                self.finished_flows += 1;
             }
             self.pump_receiver(now, f);
         } else {
@@ -499,6 +601,203 @@ impl World {
                 flow.metrics.record_rtt(sample);
             }
             self.pump_sender(now, f);
+        }
+    }
+}
+
+/// Routing protocols in the world: control packets, routing timers, backpressure holding, UDP
+/// sources. Nothing here runs in scenarios without a `[mesh]`.
+impl World {
+    /// Hands the mesh routing layer to the world and schedules its first timers.
+    pub fn attach_mesh(
+        &mut self,
+        mesh: crate::mesh::MeshRouting,
+        udp: Vec<crate::mesh::udp::UdpSource>,
+    ) {
+        let routers = mesh.routers.len() as u32;
+        let check = mesh.needs_convergence_check();
+        self.routing.mesh = Some(Box::new(mesh));
+        self.routing_timers = vec![None; routers as usize];
+        for r in 0..routers {
+            self.arm_routing_timer(Time::ZERO, r);
+        }
+        for (u, s) in udp.iter().enumerate() {
+            self.queue.schedule(s.start, Event::UdpSend(u as u32));
+        }
+        self.udp = udp;
+        if check {
+            self.queue.schedule(Time::ZERO, Event::ConvergenceCheck);
+        }
+    }
+
+    fn arm_routing_timer(&mut self, now: Time, r: u32) {
+        let Some(m) = self.routing.mesh.as_deref() else {
+            return;
+        };
+        if let Some(t) = m.next_timer(r) {
+            let t = t.max(now);
+            let slot = &mut self.routing_timers[r as usize];
+            if slot.is_none_or(|cur| t < cur) {
+                *slot = Some(t);
+                self.queue.schedule_timer(t, Event::RoutingTimer(r));
+            }
+        }
+    }
+
+    fn on_routing_timer(&mut self, now: Time, r: u32) {
+        if self.routing_timers[r as usize] != Some(now) {
+            return; // stale: the deadline moved
+        }
+        self.routing_timers[r as usize] = None;
+        let mut out = std::mem::take(&mut self.control_out);
+        if let Some(m) = self.routing.mesh.as_deref_mut() {
+            m.on_timer(now, r, &mut out);
+        }
+        self.send_control(now, &mut out);
+        self.control_out = out;
+        self.arm_routing_timer(now, r);
+    }
+
+    /// A control packet reached the far end of link `l`.
+    fn on_control(&mut self, now: Time, l: LinkId, id: PacketId) {
+        let p = self.packets.remove(id);
+        let mut out = std::mem::take(&mut self.control_out);
+        let router = self
+            .routing
+            .mesh
+            .as_deref_mut()
+            .and_then(|m| m.on_control(now, l, p.flow, &mut out));
+        self.send_control(now, &mut out);
+        self.control_out = out;
+        if let Some(r) = router {
+            self.arm_routing_timer(now, r);
+        }
+    }
+
+    fn free_control(&mut self, slot: u32) {
+        if let Some(m) = self.routing.mesh.as_deref_mut() {
+            m.free_control(slot);
+        }
+    }
+
+    /// Puts the protocol's control messages on their links as packets.
+    fn send_control(&mut self, now: Time, out: &mut Vec<crate::mesh::ControlOut>) {
+        for c in out.drain(..) {
+            let link = &self.links[c.link.0 as usize];
+            let packet = Packet {
+                src: link.from,
+                dst: link.to,
+                flow: c.slot,
+                to_receiver: false,
+                kind: Payload::Control,
+                ttl: 1,
+                ip_bytes: c.ip_bytes,
+                ip: IpHeader::default(),
+                tcp: TcpSegment::default(),
+            };
+            self.control_bytes += c.ip_bytes as u64;
+            self.control_packets += 1;
+            let id = self.packets.insert(packet);
+            self.send_on(now, c.link, id);
+        }
+    }
+
+    fn holds_packets(&self, node: NodeId) -> bool {
+        let Some(m) = self.routing.mesh.as_deref() else {
+            return false;
+        };
+        match (m.router_of[node.0 as usize], m.bp()) {
+            (Some(r), Some(bp)) => bp.held(r) > 0,
+            _ => false,
+        }
+    }
+
+    fn hold_or_drop(&mut self, node: NodeId, id: PacketId, from: Option<NodeId>) {
+        let kept = self.routing.mesh.as_deref_mut().is_some_and(|m| {
+            let r = m.router_of[node.0 as usize].expect("only routers hold");
+            m.bp_mut().is_some_and(|bp| bp.hold(r, id, from))
+        });
+        if !kept {
+            self.drop_packet(node, id, DropCause::Queue);
+        }
+    }
+
+    /// Sends what backpressure router `node` holds, oldest first, while a neighbour takes it.
+    fn bp_retry(&mut self, now: Time, node: NodeId) {
+        loop {
+            let Some(m) = self.routing.mesh.as_deref_mut() else {
+                return;
+            };
+            let Some(r) = m.router_of[node.0 as usize] else {
+                return;
+            };
+            let Some((id, from)) = m.bp_mut().and_then(|bp| bp.front(r)) else {
+                return;
+            };
+            let p = self.packets.get(id);
+            match self.routing.route(now, node, id, p, from, &self.links) {
+                Route::Hold => return,
+                route => {
+                    if let Some(bp) = self.routing.mesh.as_deref_mut().and_then(|m| m.bp_mut()) {
+                        bp.pop_front(r);
+                    }
+                    match route {
+                        Route::Link(l) => {
+                            self.routing.counters[node.0 as usize].forwarded += 1;
+                            self.send_on(now, l, id);
+                        }
+                        _ => self.drop_packet(node, id, DropCause::NoRoute),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Backlog at `node` went down: it and its router neighbours retry what they hold.
+    fn bp_wake(&mut self, now: Time, node: NodeId) {
+        let mut wake = [NodeId(0); 17];
+        let n = match self.routing.mesh.as_deref() {
+            Some(m) => m.holders_around(node, &mut wake),
+            None => 0,
+        };
+        for &w in &wake[..n] {
+            self.bp_retry(now, w);
+        }
+    }
+
+    fn udp_send(&mut self, now: Time, u: u32) {
+        let s = &mut self.udp[u as usize];
+        let Some(next) = s.next_send(now) else {
+            return;
+        };
+        let packet = Packet {
+            src: s.src,
+            dst: s.dst,
+            flow: u,
+            to_receiver: true,
+            kind: Payload::Udp,
+            ttl: DEFAULT_TTL,
+            ip_bytes: s.ip_bytes,
+            ip: IpHeader::default(),
+            tcp: TcpSegment::default(),
+        };
+        let src = s.src;
+        if let Some(t) = next {
+            self.queue.schedule(t, Event::UdpSend(u));
+        }
+        let id = self.packets.insert(packet);
+        self.forward(now, src, id, None);
+    }
+
+    fn check_convergence(&mut self, now: Time) {
+        let Some(m) = self.routing.mesh.as_deref_mut() else {
+            return;
+        };
+        if m.converged() {
+            self.convergence = Some(now);
+        } else {
+            self.queue
+                .schedule(now + Time::from_millis(10), Event::ConvergenceCheck);
         }
     }
 }

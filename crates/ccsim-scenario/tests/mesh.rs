@@ -1,0 +1,171 @@
+//! The `[mesh]` world end to end: routing protocols decide per packet, control traffic is real,
+//! drops are counted by cause. Small meshes so the suite stays fast.
+
+use ccsim_scenario::{scenario_from_toml, Simulation, Summary};
+
+fn run(extra: &[&str]) -> Summary {
+    let text = r#"
+        [run]
+        duration = "60s"
+        [output]
+        sample_interval = "1s"
+        [mesh]
+        topology = "grid"
+        rows = 3
+        cols = 3
+        ues = 9
+        [mesh.links]
+        epc_links = 1
+        [mesh.downloads]
+        bytes = 300000
+    "#;
+    let overrides: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    let mut sim = Simulation::new(scenario_from_toml(text, &overrides).unwrap()).unwrap();
+    sim.run();
+    sim.summary()
+}
+
+#[test]
+fn static_routing_finishes_every_download_without_route_drops() {
+    let s = run(&["mesh.routing=static"]);
+    let m = s.mesh.as_ref().unwrap();
+    assert_eq!(m.finished_flows, 9);
+    assert_eq!(m.dropped_no_route, 0);
+    assert_eq!(m.dropped_ttl, 0);
+    assert_eq!(m.routing_overhead_bytes, 0);
+    // The run ends when the last download finishes, not at 60 s.
+    assert!(s.duration_s < 10.0, "{}", s.duration_s);
+}
+
+#[test]
+fn olsr_drops_early_syns_until_it_converges() {
+    let s = run(&["mesh.routing=olsr"]);
+    let m = s.mesh.as_ref().unwrap();
+    assert_eq!(m.finished_flows, 9);
+    // Before OLSR knows the routes, SYNs into the mesh find none: counted, never silent.
+    assert!(m.dropped_no_route > 0);
+    let conv = m.convergence_s.unwrap();
+    assert!((2.0..20.0).contains(&conv), "converged at {conv}");
+    // Every first SYN (t ≈ 1 s) found no route, so every download waited for a retry (3 s
+    // later at the earliest); with routes, a 300 kB download takes well under a second.
+    let first = m.finish_time_s.as_ref().unwrap().min;
+    assert!(first > 3.0, "first finish {first} s after its start");
+    assert!(m.routing_overhead_bytes > 0);
+    let g = m.nodes.iter().find(|n| n.name == "G").unwrap();
+    assert!(g.forwarded > 0 && g.dropped_no_route > 0);
+}
+
+#[test]
+fn backpressure_variants_deliver_and_per_packet_reorders() {
+    let per_packet = run(&["mesh.routing=bp_per_packet"]);
+    let per_flow = run(&["mesh.routing=bp_per_flow"]);
+    let burst = run(&["mesh.routing=bp_per_burst"]);
+    for s in [&per_packet, &per_flow, &burst] {
+        let m = s.mesh.as_ref().unwrap();
+        assert_eq!(m.finished_flows, 9, "{}", m.routing);
+        assert_eq!(m.dropped_no_route, 0);
+        assert!(m.bp_decisions.unwrap() > 0);
+    }
+    let pp = per_packet.mesh.as_ref().unwrap();
+    let pf = per_flow.mesh.as_ref().unwrap();
+    // Per flow: one decision per flow direction and router on the path, not per packet.
+    assert!(pf.bp_decisions.unwrap() * 20 < pp.bp_decisions.unwrap());
+    // Per packet spreads a flow over paths of different lengths: segments arrive out of order.
+    assert!(pp.out_of_order_segments > pf.out_of_order_segments);
+}
+
+#[test]
+fn same_seed_same_result() {
+    let a = run(&["mesh.routing=bp_per_packet", "run.seed=3"]);
+    let b = run(&["mesh.routing=bp_per_packet", "run.seed=3"]);
+    assert_eq!(
+        serde_json::to_string(&a.flows).unwrap(),
+        serde_json::to_string(&b.flows).unwrap()
+    );
+}
+
+#[test]
+fn udp_load_is_counted_delivered_over_injected() {
+    let s = run(&[
+        "mesh.routing=static",
+        "mesh.udp.aggregate_rate=100Mbps",
+        "mesh.udp.flows=4",
+    ]);
+    let u = s.mesh.as_ref().unwrap().udp.as_ref().unwrap();
+    assert_eq!(u.flows, 4);
+    assert!(u.injected_bytes > 0);
+    assert!(
+        u.delivered_pct > 90.0 && u.delivered_pct <= 100.0,
+        "{}",
+        u.delivered_pct
+    );
+}
+
+#[test]
+fn bad_mesh_keys_name_the_key_and_the_allowed_values() {
+    let bad = |o: &str| {
+        let text = "[mesh]\n";
+        let e = Simulation::new(scenario_from_toml(text, &[o.to_string()]).unwrap())
+            .err()
+            .unwrap();
+        (e.path, e.message)
+    };
+    let (p, m) = bad("mesh.routing=ospf");
+    assert_eq!(p, "mesh.routing");
+    assert!(m.contains("bp_per_burst"), "{m}");
+    let (p, m) = bad("mesh.links.cell_capacity=huge");
+    assert_eq!(p, "mesh.links.cell_capacity");
+    assert!(m.contains("lena"), "{m}");
+    let (p, _) = bad("mesh.topology=torus");
+    assert_eq!(p, "mesh.topology");
+    // Checked only with a load: give it one.
+    let text = "[mesh]\n[mesh.udp]\naggregate_rate = \"60Mbps\"\npacket_bytes = 9000\n";
+    let e = Simulation::new(scenario_from_toml(text, &[]).unwrap())
+        .err()
+        .unwrap();
+    assert_eq!(e.path, "mesh.udp.packet_bytes");
+}
+
+#[test]
+fn a_routing_loop_is_a_counted_ttl_drop() {
+    // a -> b -> c, but b's route to c points back at a, and a's at b: a loop.
+    let text = r#"
+        [run]
+        duration = "2s"
+        [[nodes]]
+        name = "a"
+        [[nodes]]
+        name = "b"
+        [[nodes]]
+        name = "c"
+        [[links]]
+        from = "a"
+        to = "b"
+        rate = "100Mbps"
+        delay = "1ms"
+        [[links]]
+        from = "b"
+        to = "c"
+        rate = "100Mbps"
+        delay = "1ms"
+        [[routes]]
+        at = "b"
+        dst = "c"
+        via = "a"
+        [[routes]]
+        at = "a"
+        dst = "c"
+        via = "b"
+        [[flows]]
+        src = "a"
+        dst = "c"
+    "#;
+    let mut sim = Simulation::new(scenario_from_toml(text, &[]).unwrap()).unwrap();
+    sim.run();
+    let s = sim.summary();
+    assert_eq!(s.flows[0].bytes_delivered, 0);
+    let drops = s.routing_drops.expect("loop drops are reported");
+    let ttl: u64 = drops.iter().map(|d| d.ttl_expired).sum();
+    // The SYN and its retries: each circles until its TTL of 64 runs out.
+    assert!(ttl >= 1, "{drops:?}");
+}
