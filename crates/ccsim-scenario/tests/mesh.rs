@@ -127,7 +127,7 @@ fn bad_mesh_keys_name_the_key_and_the_allowed_values() {
 }
 
 #[test]
-fn a_routing_loop_is_a_counted_ttl_drop() {
+fn a_static_routing_loop_is_a_build_error() {
     // a -> b -> c, but b's route to c points back at a, and a's at b: a loop.
     let text = r#"
         [run]
@@ -160,12 +160,10 @@ fn a_routing_loop_is_a_counted_ttl_drop() {
         src = "a"
         dst = "c"
     "#;
-    let mut sim = Simulation::new(scenario_from_toml(text, &[]).unwrap()).unwrap();
-    sim.run();
-    let s = sim.summary();
-    assert_eq!(s.flows[0].bytes_delivered, 0);
-    let drops = s.routing_drops.expect("loop drops are reported");
-    let ttl: u64 = drops.iter().map(|d| d.ttl_expired).sum();
-    // The SYN and its retries: each circles until its TTL of 64 runs out.
-    assert!(ttl >= 1, "{drops:?}");
+    // Static routes are checked when the world is built: the loop is a keyed error.
+    let e = Simulation::new(scenario_from_toml(text, &[]).unwrap())
+        .err()
+        .expect("a static routing loop is rejected");
+    assert_eq!(e.path, "routes");
+    assert!(e.message.contains("loop"), "{}", e.message);
 }
