@@ -238,6 +238,15 @@ def test_zero_chunk_and_late_link_change_are_errors() -> None:
     assert e.path == "dumbbell.bottleneck.changes[0].at" and "end of the run" in str(e)
 
 
+def test_ue_below_ground_is_an_error() -> None:
+    # Item 9: a negative UE height was accepted silently; ground level stays valid.
+    scenario = Path(__file__).resolve().parents[1] / "experiments/seed000_single_building.toml"
+    with pytest.raises(ccsim.ScenarioError) as e:
+        ccsim.load(scenario, set=["radio.ues.0.mobility.start.z=-1"])
+    assert e.value.path == "radio.ues[0].mobility" and "height" in str(e.value), str(e.value)
+    ccsim.load(scenario, set=["radio.ues.0.mobility.start.z=0"])
+
+
 # Items 8, 10, 11: API and message defects.
 
 
