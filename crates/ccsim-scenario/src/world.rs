@@ -233,13 +233,22 @@ impl World {
         let until = until.min(self.end);
         while let Some((now, event)) = self.queue.pop_until(until) {
             self.dispatch(now, event);
-            if self.stop_when_flows_finish && self.finished_flows == self.flows.len() {
-                // Every transfer is done: the run ends here.
-                self.end = now;
+            if self.end_if_transfers_done(now) {
                 return;
             }
         }
         self.queue.advance_to(until);
+    }
+
+    /// With `stop_when_flows_finish`, ends the run at `now` once every transfer is done.
+    /// Both run loops call it after each event, so the CLI's sliced run (with its wall-clock
+    /// deadline) stops at the same instant as a plain `run_until`.
+    fn end_if_transfers_done(&mut self, now: Time) -> bool {
+        let done = self.stop_when_flows_finish && self.finished_flows == self.flows.len();
+        if done {
+            self.end = now;
+        }
+        done
     }
 
     /// Like [`World::run_until`], but returns early (at an event boundary) once the wall
@@ -250,6 +259,9 @@ impl World {
         let mut n = 0u32;
         while let Some((now, event)) = self.queue.pop_until(until) {
             self.dispatch(now, event);
+            if self.end_if_transfers_done(now) {
+                return true;
+            }
             n = n.wrapping_add(1);
             // A clock read every 1024 events: ~1 µs per ~100 µs of work.
             if n.is_multiple_of(1024) && std::time::Instant::now() >= deadline {

@@ -25,6 +25,37 @@ fn run(extra: &[&str]) -> Summary {
     sim.summary()
 }
 
+/// The CLI runs in slices with a wall-clock deadline (`run_until_deadline`); the run must still
+/// end when the last download finishes, exactly as a plain `run` does.
+#[test]
+fn sliced_run_with_a_deadline_ends_with_the_last_download() {
+    let text = r#"
+        [run]
+        duration = "60s"
+        [mesh]
+        topology = "grid"
+        rows = 3
+        cols = 3
+        ues = 9
+        routing = "static"
+        [mesh.links]
+        epc_links = 1
+        [mesh.downloads]
+        bytes = 300000
+    "#;
+    let plain = run(&["mesh.routing=static"]);
+    let mut sim = Simulation::new(scenario_from_toml(text, &[]).unwrap()).unwrap();
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let mut t = ccsim_core::Time::ZERO;
+    while !sim.is_finished() {
+        t += ccsim_core::Time::from_secs_f64(1.0);
+        assert!(sim.run_until_deadline(t, far));
+    }
+    let sliced = sim.summary();
+    assert!(sliced.duration_s < 10.0, "{}", sliced.duration_s);
+    assert_eq!(sliced.duration_s, plain.duration_s);
+}
+
 #[test]
 fn static_routing_finishes_every_download_without_route_drops() {
     let s = run(&["mesh.routing=static"]);
