@@ -2,7 +2,8 @@
 //!
 //! - [`packet`]: the packet arena and the TCP header a packet carries, with its wire size.
 //! - [`fragment`]: IPv4 fragmentation at a link's MTU and reassembly at the destination.
-//! - [`link`]: a one-way point-to-point channel (rate, propagation delay) with its queue.
+//! - [`link`]: a one-way point-to-point channel (rate, propagation delay) with its queue, and
+//!   its transmission steps (offer, begin and end of serialisation).
 //! - [`queue`]: drop-tail FIFO limited in packets or bytes.
 //! - [`routing`]: static next-hop tables.
 
@@ -13,7 +14,7 @@ pub mod queue;
 pub mod routing;
 
 pub use fragment::{Reassembly, ReassemblyStats};
-pub use link::{Link, LinkId};
+pub use link::{Link, LinkId, Offer};
 pub use packet::{
     IpHeader, NodeId, Packet, PacketArena, PacketId, Payload, SackBlocks, TcpFlags, TcpSegment,
     DEFAULT_TTL, TS_OPTION_BYTES,

@@ -11,6 +11,18 @@ use ccsim_core::{DelayLine, Time};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LinkId(pub u32);
 
+/// What becomes of a packet offered to a link ([`Link::offer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// The link is idle and its queue empty: serialise it at once ([`Link::begin_tx`]).
+    SendNow,
+    /// Queued. `tx_done_at`: schedule the link's end-of-transmission event then (none was
+    /// pending).
+    Queued { tx_done_at: Option<Time> },
+    /// The queue is full: the caller drops the packet.
+    Dropped,
+}
+
 #[derive(Debug)]
 pub struct Link {
     pub name: String,
@@ -71,6 +83,57 @@ impl Link {
     #[inline]
     pub fn tx_time(&self, ip_bytes: u32) -> Time {
         Time::tx_time((ip_bytes + self.l2_header_bytes) as u64, self.rate_bps)
+    }
+
+    /// A packet `id` of `ip_bytes` reaches the link at `now`: sent at once if the link is idle
+    /// and nothing waits, else queued behind the others (or dropped when the queue is full).
+    #[inline]
+    pub fn offer(&mut self, now: Time, id: PacketId, ip_bytes: u32) -> Offer {
+        self.touch(now);
+        if now >= self.busy_until && self.queue.is_empty() {
+            return Offer::SendNow;
+        }
+        if !self.queue.enqueue_at(now, id, ip_bytes) {
+            return Offer::Dropped;
+        }
+        if self.tx_done_pending {
+            return Offer::Queued { tx_done_at: None };
+        }
+        self.tx_done_pending = true;
+        Offer::Queued {
+            tx_done_at: Some(self.busy_until),
+        }
+    }
+
+    /// Starts serialising a packet of `ip_bytes` at `now`; returns when it reaches the far
+    /// end (end of serialisation plus the propagation delay).
+    #[inline]
+    pub fn begin_tx(&mut self, now: Time, ip_bytes: u32) -> Time {
+        let done = now + self.tx_time(ip_bytes);
+        self.busy_until = done;
+        self.tx_packets += 1;
+        self.tx_bytes += ip_bytes as u64;
+        done + self.delay
+    }
+
+    /// The packet on the wire is out (the end-of-transmission event): returns the next
+    /// packet to serialise from the queue, if any.
+    #[inline]
+    pub fn end_tx(&mut self, now: Time) -> Option<PacketId> {
+        self.tx_done_pending = false;
+        self.touch(now);
+        self.queue.dequeue_at(now)
+    }
+
+    /// After [`Link::begin_tx`] of a dequeued packet: when more wait, the time of the next
+    /// end-of-transmission event to schedule.
+    #[inline]
+    pub fn next_tx_done(&mut self) -> Option<Time> {
+        if self.queue.is_empty() {
+            return None;
+        }
+        self.tx_done_pending = true;
+        Some(self.busy_until)
     }
 
     /// Accounts the occupancy integral up to `now`; call before every queue change.

@@ -4,21 +4,21 @@
 //! TOML/JSON text --load--> Scenario (typed, validated) --build--> World --run--> Summary + series
 //! ```
 
-pub mod app;
 pub mod build;
 pub mod config;
 pub mod error;
 pub mod load;
 pub mod mesh;
 pub mod metrics;
+pub mod probes;
 pub mod radio_glue;
+mod radio_port;
 pub mod radio_spec;
-pub mod routers;
-pub mod rtt_stats;
 pub mod seg_trace;
 pub mod units;
 pub mod world;
 
+pub use ccsim_engine::{app, rtt_stats};
 pub use config::Scenario;
 pub use error::ScenarioError;
 pub use load::{scenario_from_json, scenario_from_toml};
@@ -103,7 +103,7 @@ impl Simulation {
 
     /// Time-series rows collected since the last drain.
     pub fn drain_series(&mut self) -> (FlowSeries, QueueSeries) {
-        self.world.series.drain()
+        self.world.probe.series.drain()
     }
 
     /// Radio time-series rows (one per UE and sample) collected since the last drain; empty

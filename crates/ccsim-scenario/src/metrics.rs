@@ -14,21 +14,7 @@ use ccsim_core::Time;
 use ccsim_net::Link;
 use serde::Serialize;
 
-#[derive(Clone, Debug, Default)]
-pub struct FlowMetrics {
-    /// RTT samples (microseconds), counted per value: exact, bounded memory.
-    pub rtt: crate::rtt_stats::RttStats,
-    /// Time the last byte of a finite transfer reached the receiver.
-    pub finish: Option<Time>,
-    /// Data segments that arrived above a hole (held out of order by the receiver).
-    pub out_of_order: u64,
-}
-
-impl FlowMetrics {
-    pub fn record_rtt(&mut self, sample: Time) {
-        self.rtt.record(sample);
-    }
-}
+pub use ccsim_engine::FlowMetrics;
 
 /// Percentile with linear interpolation between closest ranks (numpy's default), of sorted data.
 pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {

@@ -307,7 +307,7 @@ fn rate_trace_logs_one_sample_per_ack_of_a_bbr_flow() {
     let ov = vec!["flows.0.cca=bbr".to_string(), "run.duration=1s".to_string()];
     let mut sim = Simulation::new(scenario_from_toml(BASE, &ov).unwrap()).unwrap();
     let (segs, rates) = (SharedBuf::default(), SharedBuf::default());
-    sim.world_mut().seg_trace = Some(
+    sim.world_mut().probe.seg_trace = Some(
         ccsim_scenario::seg_trace::SegmentTrace::new(0, Box::new(segs.clone()))
             .with_rate_samples(Box::new(rates.clone())),
     );

@@ -62,7 +62,7 @@ fn main() {
         if let Some(r) = rate_out {
             trace = trace.with_rate_samples(r);
         }
-        sim.world_mut().seg_trace = Some(trace);
+        sim.world_mut().probe.seg_trace = Some(trace);
     }
     if let Ok(t) = std::env::var("CCSIM_DEBUG_AT") {
         for t in t.split(',') {

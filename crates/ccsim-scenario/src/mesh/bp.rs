@@ -3,8 +3,8 @@
 //! packets a router holds while no neighbour has a positive weight, and the per-flow table.
 
 use super::routing::MeshRouting;
-use crate::routers::Route;
 use ccsim_core::{RngStream, Time};
+use ccsim_engine::Route;
 use ccsim_net::{Link, NodeId, PacketId};
 use ccsim_routing::backpressure::{next_hop, Choice, FlowTable, Granularity, Here, Neighbour};
 use std::collections::VecDeque;

@@ -11,10 +11,11 @@ pub mod bp;
 pub mod build;
 pub mod config;
 pub mod olsr_glue;
+mod port;
 pub mod routing;
 pub mod summary;
 pub mod topology;
-pub mod udp;
+pub use ccsim_engine::udp;
 
 pub use config::MeshConfig;
 pub use routing::{ControlOut, MeshRouter, MeshRouting, Port, Protocol};

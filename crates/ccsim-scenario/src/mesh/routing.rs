@@ -2,8 +2,8 @@
 //! routers, which router serves each destination, and per packet the protocol's next hop.
 
 use super::bp::BpState;
-use crate::routers::Route;
 use ccsim_core::Time;
+use ccsim_engine::Route;
 use ccsim_net::{Link, LinkId, NodeId, Packet, PacketId, Payload};
 
 /// One interface of a router towards another router (a mesh link).
@@ -25,13 +25,7 @@ pub struct MeshRouter {
     pub ports: Vec<Port>,
 }
 
-/// A control message to put on a link (its payload stays in the protocol's slab at `slot`).
-#[derive(Clone, Copy, Debug)]
-pub struct ControlOut {
-    pub link: LinkId,
-    pub slot: u32,
-    pub ip_bytes: u32,
-}
+pub use ccsim_engine::ControlOut;
 
 /// Which protocol the routers run.
 pub enum Protocol {
