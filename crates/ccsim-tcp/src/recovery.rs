@@ -46,7 +46,10 @@ impl Recovery {
                 } else {
                     flight_size
                 };
-                self.recover_fs = fs.max(1);
+                // ns-3 lets it be 0 (everything guessed SACKed or lost, as without SACK): then
+                // `DoRecovery`'s dup-ACK estimate (prr_delivered < RecoverFS) never applies and
+                // the entry's call returns without touching cwnd (case AN NewReno, 2.6972 s).
+                self.recover_fs = if self.ns3_quirks { fs } else { fs.max(1) };
                 // ns-3 `EnterRecovery` calls `DoRecovery(tcb, delivered, isDupAck = true)`.
                 self.on_dupack(tcb, delivered);
             }
@@ -88,19 +91,23 @@ impl Recovery {
         let mss = tcb.mss as u64;
         let mut sndcnt: i64 = if pipe > ssthresh {
             // Proportional part: sndcnt = CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out.
-            self.proportional_target(ssthresh) as i64 - self.prr_out as i64
+            // ns-3 divides by a RecoverFS of 0 in floating point; the infinity (or NaN)
+            // converts to `int` as x86's "integer indefinite", INT_MIN.
+            if self.recover_fs == 0 {
+                i32::MIN as i64
+            } else {
+                self.proportional_target(ssthresh) as i64 - self.prr_out as i64
+            }
         } else {
             // Slow-start reduction bound (PRR-SSRB):
             // limit = MAX(prr_delivered - prr_out, DeliveredData) + MSS; ns-3.44 adds the MSS
             // only on a safe ACK (`TcpPrrRecovery::DoRecovery`).
-            let extra = if self.ns3_quirks && !self.safe_ack {
-                0
+            if self.ns3_quirks {
+                self.ns3_reduction_bound(delivered, ssthresh - pipe, mss)
             } else {
-                mss as i64
-            };
-            let limit =
-                (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64) + extra;
-            (ssthresh as i64 - pipe as i64).min(limit)
+                let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64);
+                (ssthresh as i64 - pipe as i64).min(limit + mss as i64)
+            }
         };
         // Force the fast retransmit on entry (RFC 6937 §3: "at least one segment").
         if self.prr_out == 0 {
@@ -108,6 +115,24 @@ impl Recovery {
         }
         let sndcnt = sndcnt.max(0) as u64;
         tcb.cwnd = (pipe + sndcnt).min(u32::MAX as u64) as u32;
+    }
+
+    /// The reduction bound below ssthresh in ns-3.44's arithmetic (`TcpPrrRecovery::DoRecovery`,
+    /// tcp-prr-recovery.cc): `int limit = std::max(m_prrDelivered - m_prrOut, deliveredBytes)`
+    /// takes the maximum of two `uint32_t`s, so once more has been sent than delivered
+    /// (prr_out > prr_delivered) the difference wraps to a huge unsigned value, wins the
+    /// maximum, and turns negative again in the `int`: the bound is prr_delivered − prr_out < 0
+    /// and nothing is sent, where RFC 6937 would still send DeliveredData. The extra MSS of
+    /// PRR-SSRB comes only on a safe ACK (`m_isRetransDataAcked`), otherwise PRR-CRB. Without
+    /// SACK this is the common case: the duplicate ACKs' guessed deliveries lag what PRR sent
+    /// (case AN NewReno at 0.8872 s: no new data on a partial ACK, cwnd = pipe).
+    fn ns3_reduction_bound(&self, delivered: u64, room: u64, mss: u64) -> i64 {
+        let diff = (self.prr_delivered as u32).wrapping_sub(self.prr_out as u32);
+        let mut limit = diff.max(delivered as u32) as i32;
+        if self.safe_ack {
+            limit = limit.wrapping_add(mss as i32);
+        }
+        limit.min(room as u32 as i32) as i64
     }
 
     /// CEIL(prr_delivered × ssthresh / RecoverFS).
@@ -199,6 +224,47 @@ mod tests {
             let want = if safe { 9 } else { 8 };
             assert_eq!(tcb.cwnd, want * mss, "safe {safe}");
         }
+    }
+
+    /// ns-3.44's `int limit = std::max(m_prrDelivered - m_prrOut, deliveredBytes)` on two
+    /// `uint32_t`s: with more sent than delivered the difference wraps, wins, and comes back
+    /// negative, so nothing is sent where RFC 6937 sends DeliveredData. Without SACK this made
+    /// case AN NewReno send three new segments on a partial ACK where ns-3 sends none.
+    #[test]
+    fn ns3_prr_bound_is_negative_once_more_was_sent_than_delivered() {
+        let mss = 1000;
+        let run = |ns3: bool| {
+            let mut tcb = TcpState::new(mss, 10, u32::MAX);
+            tcb.ssthresh = 10 * mss;
+            tcb.bytes_in_flight = 4 * mss;
+            let mut r = Recovery::new(RecoveryAlgorithm::Prr, ns3);
+            r.enter(&mut tcb, 20_000, 0);
+            r.on_sent(6 * mss); // prr_out 6000 > prr_delivered (1000 on entry with ns-3)
+            r.on_ack(&mut tcb, 2 * mss as u64);
+            tcb.cwnd - tcb.bytes_in_flight
+        };
+        // ns-3: limit = 3000 − 6000 < 0 → 0. RFC: max(2000 − 6000, 2000) + 1000 = 3000.
+        assert_eq!(run(true), 0);
+        assert_eq!(run(false), 3 * mss);
+    }
+
+    /// ns-3.44 takes RecoverFS from bytes in flight, which without SACK can be 0 (every
+    /// segment guessed SACKed or lost). The entry's dup-ACK estimate then does not apply, no
+    /// bytes are delivered, and cwnd is left as it was (case AN NewReno at 2.6972 s).
+    #[test]
+    fn ns3_prr_entry_with_nothing_in_flight_leaves_cwnd_alone() {
+        let mss = 1448;
+        let mut tcb = TcpState::new(mss, 10, u32::MAX);
+        tcb.cwnd = 3620;
+        tcb.ssthresh = 2896;
+        tcb.bytes_in_flight = 0;
+        let mut r = Recovery::new(RecoveryAlgorithm::Prr, true);
+        r.enter(&mut tcb, 63_712, 0);
+        assert_eq!(tcb.cwnd, 3620);
+        // RFC 6937 (RecoverFS = FlightSize): the segment delivered plus one, up to ssthresh.
+        let mut r = Recovery::new(RecoveryAlgorithm::Prr, false);
+        r.enter(&mut tcb, 63_712, mss as u64);
+        assert_eq!(tcb.cwnd, 2 * mss);
     }
 
     /// The numbers of ns-3.44's first recovery in validation case D (CUBIC, MSS 10 000):

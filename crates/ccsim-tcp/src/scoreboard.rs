@@ -67,9 +67,15 @@ pub struct Scoreboard {
     /// in pipe) until the cumulative ACK removes it (`TcpTxBuffer::Update` marks it SACKed
     /// without clearing its retransmitted state; ns-3 issue #1190, fixed after 3.44).
     sacked_retx_stays_in_flight: bool,
-    /// NextSeg rule 1 only picks segments below the highest SACKed one (RFC 6675 (1.b)), so
-    /// none at all while nothing is SACKed.
+    /// NextSeg rule 1 only picks segments below the highest SACKed one (RFC 6675 (1.b)) —
+    /// while anything is SACKed: ns-3.44 `TcpTxBuffer::NextSeg` tests
+    /// `(m_sackSeen && startSeq < m_highestSack) || !m_sackSeen`, so with nothing SACKed
+    /// (e.g. after a timeout without SACK, `ResetRenoSack`) every lost segment qualifies.
     rule1_below_highest_sack: bool,
+    /// SACK marks are guesses from duplicate ACKs ([`reno_sack`]): ns-3.44 never reports
+    /// them to the rate estimator (`AddRenoSack` has no `SkbDelivered`), so a cumulative ACK
+    /// counts a guessed-SACKed segment as newly delivered (`DiscardUpTo`'s callback).
+    guessed_sacks: bool,
     /// The previous ACK's SACK blocks, already applied: every segment wholly inside one is
     /// SACKed, so a block that repeats or extends one skips that part (as Linux's
     /// `recv_sack_cache`). Cleared when segments are re-cut.
@@ -95,6 +101,7 @@ impl Scoreboard {
             dupthresh,
             sacked_retx_stays_in_flight: false,
             rule1_below_highest_sack: false,
+            guessed_sacks: false,
             sack_cache: [(0, 0); SACK_CACHE],
             sack_cache_len: 0,
         }
@@ -131,6 +138,12 @@ impl Scoreboard {
     /// RFC 6675 NextSeg (1.b) as ns-3.44 applies it (see the field).
     pub fn with_rule1_below_highest_sack(mut self, on: bool) -> Self {
         self.rule1_below_highest_sack = on;
+        self
+    }
+
+    /// Marks come from duplicate ACKs, not SACK blocks (see the field).
+    pub fn with_guessed_sacks(mut self, on: bool) -> Self {
+        self.guessed_sacks = on;
         self
     }
 
@@ -206,13 +219,13 @@ impl Scoreboard {
     }
 
     /// Removes segments covered by the cumulative ACK `ack`. Returns (bytes newly acked that
-    /// had not been SACKed before, whether any removed segment was ever retransmitted).
+    /// had not been SACKed before — or only guessed SACKed, see `guessed_sacks` —, whether any removed segment was ever retransmitted).
     pub fn on_cumulative_ack(&mut self, ack: u64) -> (u64, bool) {
         self.on_cumulative_ack_with(ack, |_| {})
     }
 
     /// [`on_cumulative_ack`](Self::on_cumulative_ack), calling `delivered` for every removed
-    /// segment that had not been SACKed before (its bytes are newly delivered).
+    /// segment whose bytes are newly delivered (not SACKed before, or only guessed SACKed).
     pub fn on_cumulative_ack_with(
         &mut self,
         ack: u64,
@@ -232,6 +245,10 @@ impl Scoreboard {
                 self.sacked_bytes -= len;
                 if s.retransmitted && self.sacked_retx_stays_in_flight {
                     self.retrans_bytes -= len;
+                }
+                if self.guessed_sacks {
+                    newly += len;
+                    delivered(&s);
                 }
             } else {
                 newly += len;
@@ -433,7 +450,7 @@ impl Scoreboard {
         let mut end = self
             .lost_frontier
             .min(self.head_index + self.segs.len() as u64);
-        if self.rule1_below_highest_sack {
+        if self.rule1_below_highest_sack && self.highest_sacked_end > 0 {
             end = end.min(self.highest_sacked_end);
         }
         let mut idx = self.retx_hint.max(self.head_index);
@@ -453,7 +470,7 @@ impl Scoreboard {
     /// rule 1 with `rule1_below_highest_sack`) that is neither SACKed, lost nor retransmitted.
     /// A linear scan, as ns-3.44's: rule 3 is asked only in recovery with no new data.
     pub fn first_unmarked(&self) -> Option<(u64, u32)> {
-        let end = if self.rule1_below_highest_sack {
+        let end = if self.rule1_below_highest_sack && self.highest_sacked_end > 0 {
             self.highest_sacked_end.saturating_sub(self.head_index) as usize
         } else {
             self.segs.len()

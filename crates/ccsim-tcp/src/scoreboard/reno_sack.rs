@@ -34,6 +34,15 @@ impl Scoreboard {
             .max(self.head_index + pos as u64 + 1);
     }
 
+    /// ns-3.44 `TcpTxBuffer::IsLost(HighACK + 1)` for the head: false at or above the highest
+    /// SACKed segment's start (so false while nothing is SACKed), else the head's lost mark.
+    /// Without SACK the head keeps a lost mark from the head rule of
+    /// [`move_reno_sack_off_head`](Self::move_reno_sack_off_head) or a partial ACK, and
+    /// `DupAck` then enters recovery on the first duplicate ACK (its step (2)).
+    pub fn head_is_lost_below_highest_sack(&self) -> bool {
+        self.head_index + 1 < self.highest_sacked_end && self.head_is_lost()
+    }
+
     /// Forget every emulated SACK (ns-3 `ResetRenoSack`, on a retransmission timeout).
     pub fn reset_reno_sacks(&mut self) {
         for s in self.segs.iter_mut().filter(|s| s.sacked) {
@@ -63,6 +72,12 @@ impl Scoreboard {
             self.retrans_bytes += len;
         }
         self.add_reno_sack();
+        // No segment left to take the mark: the highest "SACKed" segment is the head itself,
+        // which ns-3's `DiscardUpTo` then treats as nothing SACKed (`m_sackSeen = false`,
+        // `m_highestSack.second <= m_firstByteSeq`).
+        if self.highest_sacked_end <= self.head_index + 1 {
+            self.highest_sacked_end = 0;
+        }
         self.mark_head_lost();
     }
 }
@@ -73,7 +88,9 @@ mod tests {
     use ccsim_core::Time;
 
     fn board(n: u64) -> Scoreboard {
-        let mut sb = Scoreboard::new(3);
+        let mut sb = Scoreboard::new(3)
+            .with_guessed_sacks(true)
+            .with_rule1_below_highest_sack(true);
         for i in 0..n {
             sb.on_new_segment(1 + i * 1000, 1000, Time::ZERO);
         }
@@ -112,5 +129,61 @@ mod tests {
         sb.reset_reno_sacks();
         assert_eq!(sb.sacked_bytes(), 0);
         assert_eq!(sb.bytes_in_flight(), 7000);
+    }
+
+    /// ns-3.44 reports guessed SACKs to nobody (`AddRenoSack` has no `SkbDelivered`), so the
+    /// cumulative ACK that covers them delivers their bytes: a partial ACK over the head and
+    /// two duplicate-ACKed segments delivers three segments (case AN NewReno at 0.8872 s).
+    #[test]
+    fn a_cumulative_ack_delivers_the_guessed_sacked_segments() {
+        for guessed in [true, false] {
+            let mut sb = board(10).with_guessed_sacks(guessed);
+            sb.add_reno_sack();
+            sb.add_reno_sack();
+            sb.mark_head_lost();
+            let mut seen = 0;
+            let (newly, _) = sb.on_cumulative_ack_with(3001, |_| seen += 1);
+            let want = if guessed { 3 } else { 1 };
+            assert_eq!((newly, seen), (want * 1000, want), "guessed {guessed}");
+        }
+    }
+
+    /// After a timeout without SACK the guesses are gone (`ResetRenoSack`), so RFC 6675 (1.b)
+    /// does not apply (`!m_sackSeen`): every segment is lost and resent in order, go-back-N.
+    #[test]
+    fn after_a_timeout_every_segment_is_resent_in_order() {
+        let mut sb = board(5);
+        sb.add_reno_sack();
+        sb.add_reno_sack();
+        sb.reset_reno_sacks();
+        sb.mark_all_lost();
+        let mut order = vec![];
+        while let Some((seq, _)) = sb.next_lost() {
+            sb.on_retransmit(seq, Time::ZERO);
+            order.push(seq);
+        }
+        assert_eq!(order, vec![1, 1001, 2001, 3001, 4001]);
+    }
+
+    /// The head rule with no segment left to take the mark: ns-3's `DiscardUpTo` then sees
+    /// its highest SACK at SND.UNA and forgets it (`m_sackSeen = false`); with a mark left
+    /// above, the lost head counts as `IsLost`, which starts recovery on one duplicate ACK.
+    #[test]
+    fn the_head_rule_keeps_or_forgets_the_highest_sack() {
+        let mut sb = board(3);
+        sb.add_reno_sack();
+        sb.add_reno_sack(); // segments 1 and 2
+        sb.on_cumulative_ack(1001);
+        sb.move_reno_sack_off_head();
+        assert!(sb.head().unwrap().lost);
+        assert!(sb.head_is_lost_below_highest_sack());
+        let mut sb = board(3);
+        sb.add_reno_sack();
+        sb.add_reno_sack();
+        sb.on_cumulative_ack(2001); // the head (segment 2) is the last, marked segment
+        sb.move_reno_sack_off_head();
+        assert!(sb.head().unwrap().lost);
+        assert!(!sb.head_is_lost_below_highest_sack());
+        assert_eq!(sb.sacked_bytes(), 0);
     }
 }

@@ -55,10 +55,13 @@ impl TcpSender {
 
         // 3. The cumulative ACK. ns-3 `ReceivedAck`: a partial ACK in recovery that covers
         // retransmitted data is "safe" for PRR.
+        // It tests every whole MSS step below the ACK, `IsRetransmittedDataAcked(ack − i·MSS)`
+        // for i < (ack − SND.UNA) / MSS, so an ACK of less than one MSS is never safe.
+        let mss = self.tcb.mss as u64;
         let safe_ack = ack > old_una
             && self.episode.before_recover(ack)
             && self.tcb.cong_state == CongState::Recovery
-            && self.sb.retransmission_ends_at(ack);
+            && (0..(ack - old_una) / mss).any(|i| self.sb.retransmission_ends_at(ack - i * mss));
         self.recovery.set_safe_ack(safe_ack);
         let (newly_acked, _) = self.sb.on_cumulative_ack_with(ack, |s| {
             if let Some(r) = rate.as_mut() {
@@ -91,10 +94,12 @@ impl TcpSender {
         }
 
         // 5. `ProcessAck`: an ACK that does not advance SND.UNA counts one segment for
-        // `PktsAcked`; one that does goes through the new-ACK rules.
+        // `PktsAcked` — in every state, Loss included (`DupAck` ignores it there, `ProcessAck`
+        // does not; Westwood+ counts it in its bandwidth sample: case AN Westwood+ after its
+        // timeout); one that does goes through the new-ACK rules.
         let mut write_after_forced = false;
         if ack == old_una {
-            if ack < self.tcb.high_tx_mark && self.tcb.cong_state != CongState::Loss {
+            if ack < self.tcb.high_tx_mark {
                 let srtt = self.srtt_or_zero();
                 self.cc_pkts_acked(1, srtt);
             }

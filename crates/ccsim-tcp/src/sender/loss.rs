@@ -98,9 +98,15 @@ impl TcpSender {
                 // (Reno has no such guard).
                 let may_recover = self.caps.recovery == RecoveryPolicy::Reno
                     || self.episode.passed(self.tcb.last_acked_seq);
-                if (self.dupacks >= self.cfg.dupack_threshold && may_recover)
-                    || (self.cfg.sack && self.sb.head_is_lost() && may_recover)
-                {
+                // (2) IsLost(HighACK + 1). ns-3.44 `DupAck` tests it without the recovery-point
+                // guard; without SACK its `IsLost` needs the head below the highest guessed
+                // SACK (`TcpTxBuffer::IsLost`).
+                let head_lost = if self.cfg.sack {
+                    self.sb.head_is_lost() && may_recover
+                } else {
+                    self.sb.head_is_lost_below_highest_sack()
+                };
+                if (self.dupacks >= self.cfg.dupack_threshold && may_recover) || head_lost {
                     if self.caps.recovery == RecoveryPolicy::Tahoe {
                         // Tahoe: fast retransmit without fast recovery = an early timeout.
                         self.enter_loss(now, false);

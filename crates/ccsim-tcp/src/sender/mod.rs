@@ -111,7 +111,8 @@ impl TcpSender {
         tcb.bytes_in_flight = 0;
         let sb = Scoreboard::new(cfg.dupack_threshold)
             .with_ns3_sacked_retx_in_flight(cfg.ns3_sacked_retx_in_flight)
-            .with_rule1_below_highest_sack(cfg.nextseg_rule_1b);
+            .with_rule1_below_highest_sack(cfg.nextseg_rule_1b)
+            .with_guessed_sacks(!cfg.sack);
         let caps = cca.capabilities();
         TcpSender {
             tcb,

@@ -141,8 +141,7 @@ impl TcpSender {
         Some(self.emit_retransmission(now, seq, self.forced_len(len)))
     }
 
-    /// RFC 6675 NextSeg rule 3, as ns-3.44 applies it in fast recovery (with SACK or its
-    /// duplicate-ACK emulation, [`crate::scoreboard`]'s `add_reno_sack`) when there
+    /// RFC 6675 NextSeg rule 3, as ns-3.44 applies it in fast recovery with SACK when there
     /// is nothing lost to resend (rule 1) and no unsent data (rule 2): the first segment that
     /// is neither SACKed, lost nor retransmitted is resent (`tcp.nextseg_rule_3`). It matters
     /// for a flow limited by its send buffer, which runs out of new data in recovery.
@@ -152,7 +151,11 @@ impl TcpSender {
         avail: u64,
         in_flight: u64,
     ) -> Option<TcpSegment> {
-        if !(self.cfg.nextseg_rule_3 && self.tcb.cong_state == CongState::Recovery) {
+        // ns-3.44 `SendPendingData`: `enableRule3 = m_sackEnabled && CA_RECOVERY`, so never
+        // without SACK. (The guessed SACKs sit right above a lost head, so (1.b) leaves rule 3
+        // no candidate anyway; the test keeps the two paths from depending on that.)
+        if !(self.cfg.nextseg_rule_3 && self.cfg.sack && self.tcb.cong_state == CongState::Recovery)
+        {
             return None;
         }
         let (seq, len) = self.sb.first_unmarked()?;

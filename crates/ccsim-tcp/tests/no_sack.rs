@@ -1,0 +1,103 @@
+//! The sender without SACK (`tcp.sack = false`) driven by hand-built duplicate ACKs, checked
+//! against the rules ns-3.44 follows with its guessed SACKs (`TcpTxBuffer::AddRenoSack`;
+//! golden cases AN and CN in `validation/golden/ns3/`).
+
+use ccsim_cca::CongState;
+use ccsim_core::Time;
+use ccsim_net::{TcpFlags, TcpSegment};
+use ccsim_tcp::{TcpConfig, TcpSender};
+
+const MSS: u32 = 1000;
+
+fn ms(x: u64) -> Time {
+    Time::from_millis(x)
+}
+
+/// A connected ns-3-profile NewReno sender without SACK, unlimited data.
+fn sender(tweak: impl FnOnce(&mut TcpConfig)) -> TcpSender {
+    let mut cfg = TcpConfig {
+        mss: MSS,
+        snd_buf: 1 << 20,
+        rcv_buf: 1 << 20,
+        sack: false,
+        ..TcpConfig::default()
+    };
+    tweak(&mut cfg);
+    let cca = ccsim_cca::build("newreno", &serde_json::Map::new()).unwrap();
+    let mut s = TcpSender::new(cfg, cca, None);
+    s.start(Time::ZERO);
+    let syn = s.poll_transmit(Time::ZERO).unwrap();
+    let synack = TcpSegment {
+        flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
+        ack: 1,
+        window: 1 << 20,
+        timestamps: true,
+        ts_ecr: syn.ts_val,
+        ..Default::default()
+    };
+    s.on_segment(ms(100), &synack);
+    let hs = s.poll_transmit(ms(100)).unwrap();
+    assert_eq!(hs.payload, 0, "the handshake's ACK goes first");
+    s
+}
+
+fn drain(s: &mut TcpSender, now: Time) -> Vec<(u64, bool)> {
+    std::iter::from_fn(|| s.poll_transmit(now))
+        .map(|x| ((x.seq - 1) / MSS as u64, x.retransmission))
+        .collect()
+}
+
+/// A cumulative ACK of the first `n` segments (a duplicate ACK when it repeats the last one).
+fn ack(n: u64) -> TcpSegment {
+    TcpSegment {
+        flags: TcpFlags(TcpFlags::ACK),
+        ack: 1 + n * MSS as u64,
+        window: 1 << 20,
+        timestamps: true,
+        ts_ecr: 100,
+        ..Default::default()
+    }
+}
+
+/// After a timeout the guessed SACKs are gone (`ResetRenoSack`), every segment is lost, and
+/// NextSeg's rule 1 has no highest SACK to stay below (`!m_sackSeen`): the lost segments go
+/// out again in order before any new data, in the window slow start opens. (With (1.b)
+/// applied to an empty scoreboard, ccsim used to send new data here and time out again.)
+#[test]
+fn a_timeout_resends_the_lost_window_in_order() {
+    let mut s = sender(|_| {});
+    assert_eq!(drain(&mut s, ms(100)).len(), 10);
+    // Two duplicate ACKs: limited transmit marks segments 1 and 2 and sends 10 and 11.
+    for _ in 0..2 {
+        s.on_segment(ms(200), &ack(0));
+    }
+    assert_eq!(drain(&mut s, ms(200)), [(10, false), (11, false)]);
+    let rto = s.next_timer().unwrap();
+    s.on_timer(rto);
+    assert_eq!(s.tcb.cong_state, CongState::Loss);
+    assert_eq!(drain(&mut s, rto), [(0, true)]);
+    // The head's retransmission is ACKed: slow start allows two segments, both resent.
+    s.on_segment(rto + ms(100), &ack(1));
+    assert_eq!(drain(&mut s, rto + ms(100)), [(1, true), (2, true)]);
+}
+
+/// A cumulative ACK that lands on a guessed-SACKed segment moves the mark up and declares the
+/// new head lost (`DiscardUpTo`). ns-3's `DupAck` then finds `IsLost(HighACK + 1)` true on
+/// the next duplicate ACK and enters recovery at once, without waiting for three (case AN
+/// NewReno at 2.6972 s).
+#[test]
+fn a_lost_head_below_a_guessed_sack_starts_recovery_on_one_duplicate_ack() {
+    let mut s = sender(|_| {});
+    assert_eq!(drain(&mut s, ms(100)).len(), 10);
+    for _ in 0..2 {
+        s.on_segment(ms(200), &ack(0)); // marks segments 1 and 2
+    }
+    drain(&mut s, ms(200));
+    // Segments 0 and 1 arrive: the head is segment 2, which carried a guessed mark.
+    s.on_segment(ms(210), &ack(2));
+    assert_eq!(s.tcb.cong_state, CongState::Open);
+    drain(&mut s, ms(210));
+    s.on_segment(ms(220), &ack(2));
+    assert_eq!(s.tcb.cong_state, CongState::Recovery);
+    assert_eq!(drain(&mut s, ms(220)).first(), Some(&(2, true)));
+}
