@@ -12,7 +12,16 @@ import pandas as pd
 import pytest
 
 from ccsim import figures, papers
-from ccsim.reproduce import TARGETS, Outcome, Row, effect, holds, recovery_time, within
+from ccsim.reproduce import (
+    TARGETS,
+    Outcome,
+    Row,
+    cell_verdict,
+    effect,
+    holds,
+    spread,
+    within,
+)
 from conftest import SHARED, ccsim_cli
 
 
@@ -50,15 +59,18 @@ def test_verdict_rules() -> None:
     assert "| a | 1 | 1 | yes |" in Outcome([Row("a", "1", "1", "yes")]).markdown()
 
 
-def test_recovery_time_definition() -> None:
-    # 10 Mb/s, nothing from 20 to 22 s, then a linear ramp back to 10 Mb/s over 5 s.
-    t = np.arange(0, 60.01, 0.1)
-    rate = np.where(t < 20, 10.0, np.where(t < 22, 0.0, np.clip((t - 22) / 5, 0, 1) * 10.0))
-    delivered = np.concatenate([[0], np.cumsum(rate[1:] * 0.1)]) * 1e6 / 8
-    rec = recovery_time(t, delivered, 22.0, 60.0)
-    # The 1 s average reaches 9 Mb/s when the ramp's last second averages 9: t = 27.0 (±0.1).
-    assert rec == pytest.approx(5.0, abs=0.15)
-    assert recovery_time(t, np.zeros_like(t), 22.0, 60.0) is None
+def test_seed003_spread_and_cell_verdict() -> None:
+    # Recovery times over handover instants; None = never recovered (counts as +inf).
+    med, lo, hi, never = spread([3.0, 1.0, None, 2.0])
+    assert (med, lo, hi, never) == (2.5, 1.0, math.inf, 1)
+    assert spread([4.0, 2.0, 3.0])[:3] == (3.0, 2.0, 4.0)
+    # The paper's value inside the spread, or within 5 % of the median: yes.
+    assert cell_verdict(3.2, 5.0, 2.0, 8.0) == "yes"
+    assert cell_verdict(100.0, 103.0, 103.0, 110.0) == "yes"
+    # Median within a factor 2: trend only; otherwise, or never: no.
+    assert cell_verdict(10.0, 15.0, 12.0, 18.0) == "trend only"
+    assert cell_verdict(10.0, 25.0, 22.0, 30.0) == "no"
+    assert cell_verdict(10.0, math.inf, math.inf, math.inf) == "no"
 
 
 def test_figure_types_write_images(tmp_path: Path) -> None:

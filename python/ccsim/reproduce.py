@@ -29,19 +29,20 @@ from ccsim.targets_seed000 import (
 )
 from ccsim.targets_seed001 import seed001_fig4, seed001_fig5, seed001_fig6, seed001_fig7
 from ccsim.targets_seed002 import seed002_fig2, seed002_fig3, seed002_table2
-from ccsim.targets_seed003 import recovery_time, seed003_table1
+from ccsim.targets_seed003 import cell_verdict, seed003_table1, spread
 from ccsim.verdicts import Context, Outcome, Row, effect, holds, within
 
-# Re-exported: the verdict rules and the recovery-time definition are part of this API.
+# Re-exported: the verdict rules (seed 003's per-cell rule over a sweep too) are part of this API.
 __all__ = [
     "TARGETS",
     "Context",
     "Outcome",
     "Row",
+    "cell_verdict",
     "effect",
     "holds",
     "main",
-    "recovery_time",
+    "spread",
     "within",
 ]
 

@@ -44,8 +44,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.9/3.10
     import tomli as tomllib
 
-#: Derived per-flow metrics computed from the flow time series (see study_worker).
-DERIVED_METRICS = ("srtt_time_avg_ms",)
+#: Derived metrics (see study_worker): from the flow time series, or from the summary's
+#: vertical handover (the first handover's recovery time, docs/radio.md).
+DERIVED_METRICS = ("srtt_time_avg_ms", "vho_recovery_s")
 
 
 class StudyError(ValueError):

@@ -68,11 +68,15 @@ def _metric(name: str, flow: dict, ue: dict | None, summary: dict, fs: dict) -> 
         return flow[name]
     if name == "srtt_time_avg_ms":
         return _srtt_time_avg(fs, flow["id"])
+    if name == "vho_recovery_s":
+        events = ((summary.get("radio") or {}).get("vertical_handover") or {}).get("events")
+        return events[0]["recovery_s"] if events else None
     if name.startswith("ue.") and ue is not None and name[3:] in ue:
         return ue[name[3:]]
     if name in summary and not isinstance(summary[name], (dict, list)):
         return summary[name]
-    allowed = sorted(flow) + ["srtt_time_avg_ms"] + [f"ue.{k}" for k in (ue or {})]
+    allowed = sorted(flow) + ["srtt_time_avg_ms", "vho_recovery_s"]
+    allowed += [f"ue.{k}" for k in (ue or {})]
     raise KeyError(f"unknown metric `{name}`; allowed: {', '.join(allowed)}")
 
 

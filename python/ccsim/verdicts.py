@@ -34,6 +34,8 @@ class Outcome:
     rows: list[Row] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Header of the ccsim column (a sweep reports a median and spread instead).
+    ccsim_header: str = "ccsim ± 95 % CI"
 
     @property
     def verdict(self) -> str:
@@ -45,7 +47,7 @@ class Outcome:
         return "no"
 
     def markdown(self) -> str:
-        lines = ["| quantity | paper | ccsim ± 95 % CI | verdict |", "|---|---|---|---|"]
+        lines = [f"| quantity | paper | {self.ccsim_header} | verdict |", "|---|---|---|---|"]
         lines += [f"| {r.quantity} | {r.paper} | {r.ccsim} | {r.verdict} |" for r in self.rows]
         return "\n".join(lines)
 

@@ -410,10 +410,12 @@ pub trait BurstOps: CongestionOps {
     /// `pacing_timer_expired`). Called before the sender transmits the burst.
     fn on_burst_timer(&mut self, tcb: &mut TcpState);
 
-    /// The sender transmitted `segments` segments (new data and retransmissions) in the
-    /// transmission round that followed a burst-timer expiry or the first transmission (Linux
-    /// hook `segments_sent`). Called once per round, also with 0.
-    fn on_burst_sent(&mut self, tcb: &mut TcpState, segments: u32);
+    /// The sender transmitted `segments` segments (new data and retransmissions: what used the
+    /// window), of which `new_segments` were new data, in the transmission round that followed
+    /// a burst-timer expiry or the first transmission (Linux hook `segments_sent`). Called once
+    /// per round, also with 0. Only new data forms a burst (Linux calls the hook from
+    /// `tcp_write_xmit`, which sends from the send head).
+    fn on_burst_sent(&mut self, tcb: &mut TcpState, segments: u32, new_segments: u32);
 }
 
 /// Loss-recovery behaviour an algorithm asks of the sender ([`Capabilities::recovery`]).

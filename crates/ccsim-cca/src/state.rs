@@ -176,8 +176,9 @@ pub struct RateSample {
     pub prior_in_flight: u32,
     /// Bytes newly cumulatively ACKed or SACKed by this ACK (`m_ackedSacked`).
     pub acked_sacked: u32,
-    /// RTT sample taken from this ACK, if it gave one (Linux `rate_sample.rtt_us`, −1 there
-    /// when absent). Not in ns-3's `TcpRateSample` (ns-3 BBR reads `tcb.last_rtt` instead);
-    /// TCP Wave's ACK-train measurement needs to know whether *this* ACK carried a sample.
+    /// RTT of this ACK as Linux gives it to congestion control (`rate_sample.rtt_us` =
+    /// `ca_rtt_us`, −1 there when absent): since the newest segment the ACK newly delivers was
+    /// sent, never-retransmitted segments only. Not in ns-3's `TcpRateSample` (ns-3 BBR reads
+    /// `tcb.last_rtt` instead); TCP Wave's ACK-train measurement uses it.
     pub rtt: Option<Time>,
 }

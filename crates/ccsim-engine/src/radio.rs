@@ -41,7 +41,9 @@ pub trait RadioPort {
     );
 
     /// A sampling instant (`output.sample_interval`): record its series rows.
-    fn on_sample(&mut self, now: Time);
+    /// `delivered_bytes`: what all flows' receiving applications got in order so far (the
+    /// vertical handover's recovery time is measured from it).
+    fn on_sample(&mut self, now: Time, delivered_bytes: u64);
 }
 
 /// No radio (it has no values).
@@ -67,7 +69,7 @@ impl RadioPort for NoRadio {
     fn on_vertical_handover(&mut self, _: Time, _: u32, _: &mut [Link], _: &mut PacketArena) {
         match *self {}
     }
-    fn on_sample(&mut self, _: Time) {
+    fn on_sample(&mut self, _: Time, _: u64) {
         match *self {}
     }
 }

@@ -35,6 +35,7 @@ pub mod scenarios;
 pub mod scheduler;
 pub mod sinr;
 pub mod trace;
+pub mod vertical_recovery;
 
 pub use cell::{Admission, Cell, CellConfig, CellCounters, Delivery, LossReason, Outcome};
 pub use geometry::{Obstacle, Point2, Point3, Polygon};

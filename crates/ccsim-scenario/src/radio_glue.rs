@@ -26,6 +26,7 @@ use ccsim_core::{EventQueue, Time};
 use ccsim_net::{Link, LinkId, NodeId, PacketArena, PacketId};
 use ccsim_radio::handover::{LinkState, VerticalHandover, VerticalHandoverEvent};
 use ccsim_radio::trace::{LinkAdmission, MahimahiTrace, TraceLink};
+use ccsim_radio::vertical_recovery::RecoveryMeter;
 use ccsim_radio::{
     nlos_intervals, Admission, Delivery, LossReason, Outcome, RadioNetwork, Technology,
 };
@@ -174,6 +175,7 @@ struct Vho {
     flushed_packets: u64,
     first_loss: Option<Time>,
     last_loss: Option<Time>,
+    recovery: RecoveryMeter,
 }
 
 /// The radio side of a world (see the module docs).
@@ -257,6 +259,20 @@ pub struct VerticalHandoverSummary {
     pub flushed_packets: u64,
     pub first_loss_s: Option<f64>,
     pub last_loss_s: Option<f64>,
+    /// Per handover: the recovery time (docs/radio.md, `ccsim_radio::vertical_recovery`).
+    pub events: Vec<VerticalHandoverEventSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct VerticalHandoverEventSummary {
+    pub at_s: f64,
+    pub outage_s: f64,
+    pub to: String,
+    /// Goodput the flows must reach on the new link (90 % of its rate), Mb/s.
+    pub target_mbps: f64,
+    /// From the end of the outage to the end of the first 1 s window whose in-order goodput
+    /// reaches `target_mbps`; `None` if it never does before the next handover or the end.
+    pub recovery_s: Option<f64>,
 }
 
 /// The radio part of the run summary (`summary.json` key `radio`).
@@ -502,6 +518,13 @@ impl RadioGlue {
         }
     }
 
+    /// An output sample: the flows' in-order delivered bytes, for the recovery times.
+    pub fn on_delivered_sample(&mut self, now: Time, delivered_bytes: u64) {
+        if let Some(v) = &mut self.vho {
+            v.recovery.on_sample(now, delivered_bytes);
+        }
+    }
+
     /// One probe row per UE.
     pub fn record(&mut self, now: Time) {
         let Some(r) = &mut self.ran else { return };
@@ -582,6 +605,19 @@ impl RadioGlue {
                 flushed_packets: v.flushed_packets,
                 first_loss_s: v.first_loss.map(Time::as_secs_f64),
                 last_loss_s: v.last_loss.map(Time::as_secs_f64),
+                events: v
+                    .vh
+                    .events
+                    .iter()
+                    .enumerate()
+                    .map(|(k, e)| VerticalHandoverEventSummary {
+                        at_s: e.at_us as f64 / 1e6,
+                        outage_s: e.outage_us as f64 / 1e6,
+                        to: v.names[e.to_link].clone(),
+                        target_mbps: v.recovery.target_bps(k) / 1e6,
+                        recovery_s: v.recovery.recovery(k).map(Time::as_secs_f64),
+                    })
+                    .collect(),
             }),
         };
         if let Some(r) = &self.ran {
@@ -754,7 +790,9 @@ fn build_vho(
     };
     vh.validate()
         .map_err(|m| ScenarioError::new(format!("{p}.events"), m))?;
+    let recovery = RecoveryMeter::new(&vh, [la.rate_bps, lb.rate_bps]);
     Ok(Vho {
+        recovery,
         vh,
         pairs,
         names: [v.links[0].clone(), v.links[1].clone()],

@@ -43,7 +43,8 @@ impl RadioPort for RadioGlue {
         RadioGlue::on_vertical_handover(self, now, i, links, packets);
     }
 
-    fn on_sample(&mut self, now: Time) {
+    fn on_sample(&mut self, now: Time, delivered_bytes: u64) {
         self.record(now);
+        self.on_delivered_sample(now, delivered_bytes);
     }
 }

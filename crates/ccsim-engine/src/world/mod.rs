@@ -244,7 +244,8 @@ impl<P: Parts> World<P> {
             Event::Sample => {
                 self.probe.on_sample(now, &self.flows, &self.links);
                 if let Some(g) = self.radio.as_deref_mut() {
-                    g.on_sample(now);
+                    let delivered = self.flows.iter().map(|f| f.receiver.delivered_bytes());
+                    g.on_sample(now, delivered.sum());
                 }
                 let next = now + self.sample_interval;
                 if next <= self.end {

@@ -16,6 +16,7 @@
 //! named there (`ns3_partial_ack_retransmit`, `ns3_retransmit_before_cong_control`,
 //! `ns3_exit_recovery_for_cong_control`, `ns3_disorder_ack_keeps_rto`; docs/tcp-model.md).
 
+use super::ca_rtt::CaRtt;
 use super::TcpSender;
 use ccsim_cca::{CaEvent, CongState, RecoveryPolicy};
 use ccsim_core::Time;
@@ -38,9 +39,11 @@ impl TcpSender {
         }
 
         // 1. RFC 6675 §5: update the scoreboard from the SACK blocks first.
+        let mut ca_rtt = CaRtt::default();
         let newly_sacked = if self.cfg.sack && !seg.sack.is_empty() {
             self.sb
                 .on_sack_with(seg.sack.as_slice(), |s| {
+                    ca_rtt.on_sacked(s);
                     if let Some(r) = rate.as_mut() {
                         r.on_delivered(s, now)
                     }
@@ -64,6 +67,7 @@ impl TcpSender {
             && (0..(ack - old_una) / mss).any(|i| self.sb.retransmission_ends_at(ack - i * mss));
         self.recovery.set_safe_ack(safe_ack);
         let (newly_acked, _) = self.sb.on_cumulative_ack_with(ack, |s| {
+            ca_rtt.on_acked(s);
             if let Some(r) = rate.as_mut() {
                 r.on_delivered(s, now)
             }
@@ -73,6 +77,8 @@ impl TcpSender {
             // ns-3.44 `TcpTxBuffer::DiscardUpTo`: a guessed SACK on the new head moves up.
             self.sb.move_reno_sack_off_head();
         }
+        let ts_rtt = (self.cfg.timestamps && seg.timestamps && newly_acked > 0)
+            .then(|| self.ts_elapsed(now, seg.ts_ecr));
         let delivered = newly_acked + newly_sacked;
         self.tcb.delivered += delivered;
         self.tcb.last_acked_seq = ack;
@@ -127,7 +133,7 @@ impl TcpSender {
                 lost,
                 prior_in_flight,
                 self.tcb.min_rtt,
-                self.last_ack_rtt_sample,
+                ca_rtt.sample(now, ts_rtt),
             );
             self.tcb.now = now;
             self.sampled_last_ack = true;

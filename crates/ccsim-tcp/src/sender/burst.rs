@@ -13,6 +13,9 @@ pub(super) struct BurstState {
     pub(super) deadline: Option<Time>,
     /// Segments sent in the current transmission attempt.
     sent_in_attempt: u32,
+    /// Of those, new data: only new data forms a burst (Linux calls `segments_sent` from
+    /// `tcp_write_xmit`, which sends from the send head; retransmissions are never a burst).
+    new_in_attempt: u32,
     /// The current attempt follows a timer expiry: report it even if it sends nothing, then
     /// re-arm the timer.
     after_expiry: bool,
@@ -26,6 +29,7 @@ impl TcpSender {
             b.deadline = None;
             b.after_expiry = true;
             b.sent_in_attempt = 0;
+            b.new_in_attempt = 0;
             if let Some(ops) = self.cca.burst_ops_mut() {
                 ops.on_burst_timer(&mut self.tcb);
             }
@@ -41,30 +45,32 @@ impl TcpSender {
         } else {
             None
         };
-        self.after_burst_poll(now, seg.is_some());
+        self.after_burst_poll(now, seg.as_ref());
         seg
     }
 
     /// Burst-mode accounting around one `poll_transmit` (Wave module docs, steps 2–3): count
-    /// the segment, or at the end of an attempt report it to the algorithm and re-arm the
-    /// timer.
-    pub(super) fn after_burst_poll(&mut self, now: Time, sent: bool) {
+    /// the segment sent, or at the end of an attempt (`None`) report what it sent (all, and
+    /// new data) to the algorithm and re-arm the timer.
+    pub(super) fn after_burst_poll(&mut self, now: Time, sent: Option<&TcpSegment>) {
         let Some(b) = self.burst.as_mut() else { return };
-        if sent {
+        if let Some(seg) = sent {
             b.sent_in_attempt += 1;
+            b.new_in_attempt += u32::from(!seg.retransmission);
             return;
         }
         if !self.phase.is_established() {
             return;
         }
-        let n = b.sent_in_attempt;
+        let (n, new) = (b.sent_in_attempt, b.new_in_attempt);
         let report = b.after_expiry || n > 0;
         let rearm = b.after_expiry || (b.deadline.is_none() && n > 0);
         b.after_expiry = false;
         b.sent_in_attempt = 0;
+        b.new_in_attempt = 0;
         if report {
             if let Some(ops) = self.cca.burst_ops_mut() {
-                ops.on_burst_sent(&mut self.tcb, n);
+                ops.on_burst_sent(&mut self.tcb, n, new);
             }
         }
         if rearm {

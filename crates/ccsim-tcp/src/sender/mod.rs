@@ -19,6 +19,7 @@
 
 mod ack;
 mod burst;
+mod ca_rtt;
 mod handshake;
 mod loss;
 mod rtt;
@@ -282,7 +283,7 @@ impl TcpSender {
             return Some(ack); // not data: no window, RTO or burst accounting
         }
         if let Some(seg) = self.sent_in_ack.take() {
-            self.after_burst_poll(now, true);
+            self.after_burst_poll(now, Some(&seg));
             return Some(seg);
         }
         if self.burst.is_some() {

@@ -1,0 +1,77 @@
+//! Seed 003's recovery time after a vertical handover, computed by ccsim
+//! (`radio.vertical_handover.events[].recovery_s`), and TCP Wave's stability under shifts of
+//! the handover instant: the outcome must not flip when the handover moves by a few ms (it
+//! did while Wave matched ACK trains to the wrong bursts, docs/radio.md).
+
+use ccsim_scenario::{scenario_from_toml, Simulation, Summary};
+use std::path::PathBuf;
+
+fn run(overrides: &[String]) -> Summary {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    let text = std::fs::read_to_string(dir.join("seed003_vertical_handover.toml")).unwrap();
+    let mut s = scenario_from_toml(&text, overrides).unwrap();
+    s.base_dir = Some(dir);
+    let mut sim = Simulation::new(s).unwrap();
+    sim.run();
+    sim.summary()
+}
+
+/// Recovery times of one handover over `n` instants 13 ms apart from 20 s.
+fn sweep(extra: &[&str], n: u32) -> Vec<Option<f64>> {
+    (0..n)
+        .map(|k| {
+            let mut ov: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+            ov.push(format!(
+                "vertical_handover.events.0.at={}s",
+                20.0 + 0.013 * k as f64
+            ));
+            let s = run(&ov);
+            let v = s.radio.unwrap().vertical_handover.unwrap();
+            assert_eq!(v.events.len(), 1);
+            v.events[0].recovery_s
+        })
+        .collect()
+}
+
+fn assert_stable(label: &str, rec: &[Option<f64>], max_spread_s: f64) {
+    let got: Vec<f64> = rec
+        .iter()
+        .map(|r| r.unwrap_or_else(|| panic!("{label}: a run never recovered: {rec:?}")))
+        .collect();
+    let lo = got.iter().cloned().fold(f64::INFINITY, f64::min);
+    let hi = got.iter().cloned().fold(0.0, f64::max);
+    assert!(
+        hi - lo <= max_spread_s,
+        "{label}: recovery {lo:.2}–{hi:.2} s over the instants: {rec:?}"
+    );
+}
+
+#[test]
+fn wave_recovers_at_every_handover_instant_with_a_bounded_spread() {
+    // L2 -> L1 with a short outage (fast retransmit, no timeout) and L1 -> L2 after a timeout
+    // (go-back-N at one burst per TxTime over the long-RTT link).
+    let l2_to_l1 = [
+        "run.duration=40s",
+        "vertical_handover.initial=1",
+        "vertical_handover.events.0.to=0",
+        "vertical_handover.events.0.outage=0.5s",
+    ];
+    assert_stable("L2->L1 HT 0.5 s", &sweep(&l2_to_l1, 6), 1.0);
+    let l1_to_l2 = ["run.duration=90s", "vertical_handover.events.0.outage=2s"];
+    assert_stable("L1->L2 HT 2 s", &sweep(&l1_to_l2, 6), 2.0);
+}
+
+#[test]
+fn recovery_is_none_while_the_flow_has_not_filled_the_new_link() {
+    // Reno after L1 -> L2: the timeouts of the outage leave ssthresh at two segments and
+    // congestion avoidance needs minutes to fill L2's ~518-packet pipe.
+    let ov: Vec<String> = ["run.duration=60s", "flows.0.cca=reno"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let s = run(&ov);
+    let e = &s.radio.unwrap().vertical_handover.unwrap().events[0];
+    assert_eq!(e.to, "L2");
+    assert!((e.target_mbps - 9.0).abs() < 1e-9, "{e:?}");
+    assert_eq!(e.recovery_s, None, "{e:?}");
+}
