@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Seed 002 side by side: ccsim's experiments/seed002_siad_bbr.toml against the ns3-mmwave
-golden data (validation/golden/ns3-mmwave/seed002_*.json), per phase (LOS 0-5 s, NLOS 5-10 s,
-LOS 10-15 s), for every cc x RLC buffer x seed present in the golden data.
+"""Seed 002 side by side: ccsim against the ns3-mmwave golden data
+(validation/golden/ns3-mmwave/seed002_*.json), per phase (LOS 0-5 s, NLOS 5-10 s, LOS 10-15 s),
+for every cc x RLC buffer x seed present in the golden data; then the 4 MB vs 7 MB effect per
+cc and the wall time per simulated second on both sides.
 
-    python validation/ns3-mmwave/compare_ccsim.py            # needs `import ccsim` (.venv)
-    python validation/ns3-mmwave/compare_ccsim.py --set radio.mmwave.cell.frame.bandwidth_hz=200e6
+    python validation/ns3-mmwave/compare_ccsim.py --preset ns3mmwave   # needs `import ccsim`
+    python validation/ns3-mmwave/compare_ccsim.py --preset paper       # the paper-calibrated file
+    python validation/ns3-mmwave/compare_ccsim.py --set radio.mmwave.cell.fading.enabled=false
 
-`--set` overrides go to every ccsim run (after the cc, buffer and seed), e.g. to try
-ns3-mmwave's frame (numerology 2, 200 MHz) instead of the paper-calibrated one.
+`--preset ns3mmwave` runs experiments/seed002_ns3mmwave.toml (ns3-mmwave's radio, issue 15),
+`--preset paper` experiments/seed002_siad_bbr.toml (calibrated to the paper's Table 2).
+`--set` overrides go to every ccsim run (after the cc, buffer and seed). The verdicts use
+issue 15's tolerances: per-phase goodput and RTT within 10 %, the 4 MB vs 7 MB change within
+10 points.
 
 Goodput: bytes delivered to the application per phase, both sides. RTT: ns3-mmwave's is the
 mean of the sender's RTT samples in the phase (one per ACK); ccsim's is the time average of
@@ -26,16 +31,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "validation" / "golden" / "ns3-mmwave"
-SCENARIO = ROOT / "experiments" / "seed002_siad_bbr.toml"
+PRESETS = {
+    "ns3mmwave": ROOT / "experiments" / "seed002_ns3mmwave.toml",
+    "paper": ROOT / "experiments" / "seed002_siad_bbr.toml",
+}
+TOLERANCE = 0.10
+POINTS = 10.0
 PHASES = (("los1", 0.0, 5.0), ("nlos", 5.0, 10.0), ("los2", 10.0, 15.0))
 CCSIM_CCA = {"TcpBbr": "bbr", "TcpSiad": "siad"}
 
 
-def ccsim_phases(cc: str, rlc: int, seed: int, extra: list[str]) -> dict:
+def ccsim_phases(scenario: Path, cc: str, rlc: int, seed: int, extra: list[str]) -> dict:
+    import time
+
     import ccsim
 
+    t0 = time.perf_counter()
     res = ccsim.run(
-        SCENARIO,
+        scenario,
         set=[
             f"flows.0.cca={CCSIM_CCA[cc]}",
             f"radio.mmwave.cell.rlc.buffer_bytes={rlc}",
@@ -43,6 +56,7 @@ def ccsim_phases(cc: str, rlc: int, seed: int, extra: list[str]) -> dict:
             *extra,
         ],
     )
+    wall = time.perf_counter() - t0
     fs, rs = res.flow_series, res.radio_series
     out = {}
     for name, a, b in PHASES:
@@ -61,6 +75,7 @@ def ccsim_phases(cc: str, rlc: int, seed: int, extra: list[str]) -> dict:
         "goodput_mbps": f["goodput_mbps"],
         "rtt_ms": f["rtt_mean_ms"],
         "rtos": f["timeouts"],
+        "wall_s": wall,
     }
     return out
 
@@ -74,17 +89,23 @@ def pct(a: float | None, b: float | None) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", action="append", default=[], help="ccsim override KEY=VALUE")
+    ap.add_argument("--preset", choices=sorted(PRESETS), default="ns3mmwave")
     a = ap.parse_args()
+    scenario = PRESETS[a.preset]
+    print(f"ccsim scenario: {scenario.relative_to(ROOT)} {' '.join(a.set)}")
     docs = [json.loads(p.read_text()) for p in sorted(GOLDEN.glob("seed002_*.json"))]
     if not docs:
         sys.exit(f"no golden data in {GOLDEN}: run run_reference.py first")
     means: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
+    rtts: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
+    whole: dict[tuple[str, int], list[tuple[dict, dict]]] = {}
+    walls: list[tuple[float, float]] = []
     print(
         "per phase: goodput Mb/s (ns3-mmwave | ccsim | gap), RTT ms (ns3-mmwave | ccsim | gap), SINR dB, RLC MB"
     )
     for d in docs:
         cc, rlc, seed = d["cc"], d["rlc_buffer_bytes"], d["seed"]
-        c = ccsim_phases(cc, rlc, seed, a.set)
+        c = ccsim_phases(scenario, cc, rlc, seed, a.set)
         stop = d.get("stopped_at_s", d["sim_time_s"])
         print(f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed} (ns3-mmwave run to {stop:g} s)")
         for name, _, _ in PHASES:
@@ -99,19 +120,54 @@ def main() -> None:
                 f"{k['sinr_db']:5.1f}   RLC {n['rlc_txon_bytes_mean'] / 1e6:4.2f} | {k['rlc_bytes'] / 1e6:4.2f}"
             )
             means.setdefault((cc, rlc, name), []).append((n["goodput_mbps"], k["goodput_mbps"]))
+            rtts.setdefault((cc, rlc, name), []).append((n["rtt_ms"], k["rtt_ms"]))
         if d.get("stopped_at_s", d["sim_time_s"]) < d["sim_time_s"]:
             continue
         w, kw = d["whole_run"], c["whole"]
+        whole.setdefault((cc, rlc), []).append((w, kw))
+        walls.append((d["wall_s_per_sim_s"], kw["wall_s"] / d["sim_time_s"]))
         print(
             f"  whole goodput {w['goodput_mbps']:7.1f} | {kw['goodput_mbps']:7.1f} | "
             f"{pct(kw['goodput_mbps'], w['goodput_mbps'])}   RTT per ACK {w['rtt_ms']:6.1f} | "
             f"{kw['rtt_ms']:6.1f}   RTOs {w['rtos']} | {kw['rtos']}"
         )
-    print("\nmean over seeds, goodput Mb/s (ns3-mmwave | ccsim)")
-    for (cc, rlc, name), pairs in sorted(means.items()):
-        ns, cs = statistics.fmean(p[0] for p in pairs), statistics.fmean(p[1] for p in pairs)
+    print(
+        "\nmean over seeds per phase: goodput Mb/s and RTT ms (ns3-mmwave | ccsim | gap | verdict)"
+    )
+    hits = 0
+    for key, pairs in sorted(means.items()):
+        cc, rlc, name = key
+        ns, cs = (statistics.fmean(p[i] for p in pairs) for i in (0, 1))
+        nr, cr = (statistics.fmean(p[i] for p in rtts[key]) for i in (0, 1))
+        ok_g, ok_r = abs(cs / ns - 1) <= TOLERANCE, abs(cr / nr - 1) <= TOLERANCE
+        hits += ok_g + ok_r
         print(
-            f"  {cc:8s} {rlc / 1e6:g} MB {name:5s} {ns:7.1f} | {cs:7.1f} | {pct(cs, ns)}  ({len(pairs)} seeds)"
+            f"  {cc:8s} {rlc / 1e6:g} MB {name:5s} {ns:7.1f} | {cs:7.1f} | {pct(cs, ns)} "
+            f"{'ok  ' if ok_g else 'MISS'}   RTT {nr:5.1f} | {cr:5.1f} | {pct(cr, nr)} "
+            f"{'ok' if ok_r else 'MISS'}  ({len(pairs)} seeds)"
+        )
+    print(f"  {hits} of {2 * len(means)} phase comparisons within {TOLERANCE:.0%}")
+    print("\n4 MB vs 7 MB, whole run (change in %, ns3-mmwave | ccsim | difference in points)")
+    for cc in sorted({k[0] for k in whole}):
+        four, seven = whole.get((cc, 4_000_000)), whole.get((cc, 7_000_000))
+        if not four or not seven:
+            continue
+        for metric in ("goodput_mbps", "rtt_ms"):
+            n4, n7 = (statistics.fmean(p[0][metric] for p in x) for x in (four, seven))
+            c4, c7 = (statistics.fmean(p[1][metric] for p in x) for x in (four, seven))
+            dn, dc = 100 * (n4 / n7 - 1), 100 * (c4 / c7 - 1)
+            verdict = "ok" if abs(dc - dn) <= POINTS else "MISS"
+            print(
+                f"  {cc:8s} {metric:13s} {dn:+6.1f} | {dc:+6.1f} | {dc - dn:+5.1f} {verdict}"
+                f"  ({len(four)}/{len(seven)} seeds)"
+            )
+    if walls:
+        ns_w = statistics.fmean(w[0] for w in walls)
+        cs_w = statistics.fmean(w[1] for w in walls)
+        print(
+            f"\nwall time per simulated second: ns3-mmwave {min(w[0] for w in walls):.0f}-"
+            f"{max(w[0] for w in walls):.0f} s (mean {ns_w:.1f}), ccsim {cs_w * 1000:.0f} ms "
+            f"(mean; {ns_w / cs_w:.0f}x faster)"
         )
 
 

@@ -18,6 +18,8 @@
 //! work produce no deadline, so an idle cell costs nothing.
 
 use crate::amc::{AmcModel, FrameConfig};
+use crate::fading::{max_doppler_hz, FadingConfig, FadingProcess};
+use crate::link_adaptation::{draw_tb_outcome_sinr, mcs_efficiency, LinkAdaptationConfig};
 use crate::rlc::{draw_tb_outcome, HarqConfig, RlcAdmission, RlcBuffer, RlcConfig};
 use crate::scheduler::{Demand, Scheduler, SchedulerConfig};
 use ccsim_core::{RngStream, Time};
@@ -45,6 +47,13 @@ pub struct CellConfig {
     /// Slots between the scheduling decision and the transmission (`m_L1L2Latency` 2).
     #[serde(default = "default_sched_latency")]
     pub sched_latency_slots: u32,
+    /// Small-scale fading on every link (off by default; [`crate::fading`]).
+    #[serde(default)]
+    pub fading: FadingConfig,
+    /// MCS from a lagging CQI and BLER from the SINR a TB meets ([`crate::link_adaptation`]);
+    /// absent: `amc` on the current SINR and HARQ's fixed `bler`.
+    #[serde(default)]
+    pub link_adaptation: Option<LinkAdaptationConfig>,
 }
 
 fn default_sched_latency() -> u32 {
@@ -62,7 +71,18 @@ impl CellConfig {
             rlc: RlcConfig::default(),
             scheduler: SchedulerConfig::RoundRobin,
             sched_latency_slots: default_sched_latency(),
+            fading: FadingConfig::default(),
+            link_adaptation: None,
         }
+    }
+
+    /// Checks the PHY parts; the error names the key (relative to the cell) and allowed values.
+    pub fn validate(&self) -> Result<(), String> {
+        self.fading.validate()?;
+        if let Some(la) = &self.link_adaptation {
+            la.validate()?;
+        }
+        Ok(())
     }
 
     /// LTE: 20 MHz, 1 ms TTI, CQI table 1 (= TS 36.213 Table 7.2.3-1), HARQ RTT 8 ms (LTE FDD
@@ -81,6 +101,8 @@ impl CellConfig {
                 time_constant_us: 100_000,
             },
             sched_latency_slots: default_sched_latency(),
+            fading: FadingConfig::default(),
+            link_adaptation: None,
         }
     }
 }
@@ -152,6 +174,8 @@ struct CellUe {
     head_ready: Time,
     head_lost: bool,
     delivered_bytes: u64,
+    /// The link's fading process (with `fading.enabled`).
+    fading: Option<FadingProcess>,
 }
 
 /// Per-UE view of a cell.
@@ -199,14 +223,22 @@ impl Cell {
             head_ready: Time::ZERO,
             head_lost: false,
             delivered_bytes: 0,
+            fading: None,
         };
+        let mut ues = vec![ue; n_ues];
+        if config.fading.enabled {
+            for (i, u) in ues.iter_mut().enumerate() {
+                let mut rng = RngStream::new(seed, &format!("radio.cell{id}.ue{i}.fading"));
+                u.fading = Some(FadingProcess::new(&config.fading, &mut rng));
+            }
+        }
         Cell {
             id,
             scheduler: Scheduler::new(config.scheduler),
             rng: RngStream::new(seed, &format!("radio.cell{id}.harq")),
             slot_ns,
             units_per_slot,
-            ues: vec![ue; n_ues],
+            ues,
             reserve: vec![(u64::MAX, 0); RESERVATION_SLOTS],
             last_slot: None,
             counters: CellCounters::default(),
@@ -273,6 +305,56 @@ impl Cell {
         u.se = se;
     }
 
+    /// The link's LOS state and the UE's speed from `now` on (the RAN's channel update): they
+    /// set the fading's K-factor and Doppler (`speed · carrier / c`). No effect without fading.
+    pub fn set_link_state(
+        &mut self,
+        now: Time,
+        ue: usize,
+        los: bool,
+        speed_mps: f64,
+        carrier_hz: f64,
+    ) {
+        let cfg = &self.config.fading;
+        if let Some(f) = self.ues[ue].fading.as_mut() {
+            let doppler = cfg
+                .doppler_hz
+                .unwrap_or_else(|| max_doppler_hz(speed_mps, carrier_hz));
+            let k = if los {
+                Some(cfg.k_factor_los_db)
+            } else {
+                cfg.k_factor_nlos_db
+            };
+            f.set_state(now, doppler, k);
+        }
+    }
+
+    /// SINR (dB) of `ue` at `t`: the large-scale SINR plus the fading gain.
+    pub fn sinr_at(&self, ue: usize, t: Time) -> f64 {
+        let u = &self.ues[ue];
+        u.sinr_db + u.fading.as_ref().map_or(0.0, |f| f.gain_db(t))
+    }
+
+    /// Spectral efficiency and MCS a TB of `ue` gets in the slot starting at `slot_start`: the
+    /// MCS of the CQI in force with link adaptation, else `amc` on the SINR (with fading, the
+    /// SINR at the slot; without, the last channel update's, precomputed).
+    fn slot_efficiency(&self, ue: usize, slot_start: Time) -> (f64, u8) {
+        if let Some(la) = &self.config.link_adaptation {
+            let reported = self.sinr_at(ue, la.report_instant(slot_start, self.slot_ns));
+            return la
+                .select_mcs(reported)
+                .map_or((0.0, 0), |m| (mcs_efficiency(m), m));
+        }
+        if self.ues[ue].fading.is_some() {
+            let se = self
+                .config
+                .amc
+                .spectral_efficiency(self.sinr_at(ue, slot_start));
+            return (se, 0);
+        }
+        (self.ues[ue].se, 0)
+    }
+
     /// Offers a packet for `ue` to the RLC buffer (drop-tail).
     pub fn enqueue(&mut self, now: Time, ue: usize, packet: u32, bytes: u32) -> Admission {
         let u = &mut self.ues[ue];
@@ -328,17 +410,23 @@ impl Cell {
         };
         let capacity = self.units_per_slot.saturating_sub(reserved);
         self.demands.clear();
-        for (i, u) in self.ues.iter().enumerate() {
+        for i in 0..self.ues.len() {
+            let u = &self.ues[i];
             if u.attached
                 && !u.buffer.is_empty()
                 && u.se > 0.0
                 && u.ready_at.max(u.available_from) <= slot_start
             {
-                self.demands.push(Demand {
-                    ue: i,
-                    units_needed: FrameConfig::units_for_bytes(u.buffer.bytes(), u.se),
-                    bytes_per_unit: u.se / 8.0,
-                });
+                let (se, mcs) = self.slot_efficiency(i, slot_start);
+                if se > 0.0 {
+                    self.demands.push(Demand {
+                        ue: i,
+                        units_needed: FrameConfig::units_for_bytes(self.ues[i].buffer.bytes(), se),
+                        bytes_per_unit: se / 8.0,
+                        se,
+                        mcs,
+                    });
+                }
             }
         }
         self.scheduler
@@ -350,8 +438,8 @@ impl Cell {
         let mut busy = false;
         for j in 0..self.demands.len() {
             let (ue, units) = (self.demands[j].ue, self.grants[j]);
-            let u = &mut self.ues[ue];
-            let tb_bytes = FrameConfig::bytes_for_units(units, u.se).min(u.buffer.bytes());
+            let (se, mcs) = (self.demands[j].se, self.demands[j].mcs);
+            let tb_bytes = FrameConfig::bytes_for_units(units, se).min(self.ues[ue].buffer.bytes());
             if tb_bytes == 0 {
                 self.scheduler.served(ue, 0, self.slot_ns);
                 continue;
@@ -359,22 +447,46 @@ impl Cell {
             busy = true;
             let slot_ns = self.slot_ns;
             let reserve = &mut self.reserve;
-            let outcome = draw_tb_outcome(
-                &mut self.rng,
-                &self.config.harq,
-                &self.config.rlc,
-                slot,
-                |off| {
-                    let at = k + off.as_nanos() / slot_ns;
-                    if at - k < RESERVATION_SLOTS as u64 {
-                        let r = &mut reserve[(at % RESERVATION_SLOTS as u64) as usize];
-                        if r.0 != at {
-                            *r = (at, 0);
-                        }
-                        r.1 += units;
+            let reserve_resend = |off: Time| {
+                let at = k + off.as_nanos() / slot_ns;
+                if at - k < RESERVATION_SLOTS as u64 {
+                    let r = &mut reserve[(at % RESERVATION_SLOTS as u64) as usize];
+                    if r.0 != at {
+                        *r = (at, 0);
                     }
-                },
-            );
+                    r.1 += units;
+                }
+            };
+            let outcome = match &self.config.link_adaptation {
+                Some(la) => {
+                    let link = &self.ues[ue];
+                    let sinr_at = |off: Time| {
+                        link.sinr_db
+                            + link
+                                .fading
+                                .as_ref()
+                                .map_or(0.0, |f| f.gain_db(slot_start + off))
+                    };
+                    draw_tb_outcome_sinr(
+                        &mut self.rng,
+                        la,
+                        &self.config.harq,
+                        &self.config.rlc,
+                        slot,
+                        mcs,
+                        sinr_at,
+                        reserve_resend,
+                    )
+                }
+                None => draw_tb_outcome(
+                    &mut self.rng,
+                    &self.config.harq,
+                    &self.config.rlc,
+                    slot,
+                    reserve_resend,
+                ),
+            };
+            let u = &mut self.ues[ue];
             let done = slot_start + base_delay + outcome.extra_delay;
             let retx = (outcome.transmissions - 1) as u64;
             let c = &mut self.counters;
@@ -445,208 +557,5 @@ impl Cell {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn no_harq() -> CellConfig {
-        CellConfig {
-            harq: HarqConfig {
-                enabled: false,
-                ..HarqConfig::default()
-            },
-            ..CellConfig::mmwave()
-        }
-    }
-
-    fn drain(cell: &mut Cell, until: Time, out: &mut Vec<Delivery>) {
-        cell.poll(until, out);
-    }
-
-    #[test]
-    fn single_packet_timing() {
-        let mut c = Cell::new(0, no_harq(), 1, 1);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel(0, 30.0);
-        assert_eq!(c.next_deadline(), None);
-        // Arrives mid-slot: sent in the next slot (250 µs).
-        assert_eq!(
-            c.enqueue(Time::from_micros(100), 0, 42, 1500),
-            Admission::Accepted
-        );
-        assert_eq!(c.next_deadline(), Some(Time::from_micros(250)));
-        let mut out = Vec::new();
-        drain(&mut c, Time::from_millis(10), &mut out);
-        // 250 µs slot start + 250 µs slot + 2·250 µs scheduling + 100 µs decoding = 1.1 ms.
-        assert_eq!(
-            out,
-            vec![Delivery {
-                packet: 42,
-                ue: 0,
-                at: Time::from_micros(1100),
-                outcome: Outcome::Delivered
-            }]
-        );
-        assert_eq!(c.next_deadline(), None);
-        assert_eq!(c.counters().tx_packets, 1);
-    }
-
-    #[test]
-    fn throughput_matches_bytes_per_slot() {
-        let mut c = Cell::new(0, no_harq(), 1, 1);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel(0, 40.0); // CQI 15 of table 2: 7.4063 bits/RE
-        let mut out = Vec::new();
-        for p in 0..20_000u32 {
-            c.enqueue(Time::ZERO, 0, p, 1500);
-        }
-        drain(&mut c, Time::from_millis(100), &mut out);
-        // 100 ms = 400 slots of ⌊36 368·7.4063/8⌋ = 33 669 B; deliveries lag 1.1 ms, so count
-        // bytes sent in slots 0..=399.
-        let per_slot = FrameConfig::mmwave_nr().bytes_per_slot(7.4063);
-        assert_eq!(per_slot, 33_669);
-        let sent = c.ue_probe(0).delivered_bytes;
-        assert_eq!(sent, (per_slot * 401).min(20_000 * 1500));
-        assert!(out.iter().all(|d| d.outcome == Outcome::Delivered));
-        // In-order, non-decreasing delivery times.
-        assert!(out
-            .windows(2)
-            .all(|w| w[0].packet < w[1].packet && w[0].at <= w[1].at));
-    }
-
-    #[test]
-    fn drop_tail_and_outage() {
-        let mut cfg = no_harq();
-        cfg.rlc.buffer_bytes = 3000;
-        let mut c = Cell::new(0, cfg, 1, 1);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel(0, -20.0); // below CQI 1: outage
-        assert_eq!(c.enqueue(Time::ZERO, 0, 1, 1500), Admission::Accepted);
-        assert_eq!(c.enqueue(Time::ZERO, 0, 2, 1500), Admission::Accepted);
-        assert_eq!(c.enqueue(Time::ZERO, 0, 3, 1500), Admission::Dropped);
-        assert_eq!(c.counters().dropped_packets, 1);
-        assert_eq!(c.ue_probe(0).rlc_drops, 1);
-        // No channel, no deadline: the buffer waits.
-        assert_eq!(c.next_deadline(), None);
-        c.set_channel(0, 10.0);
-        assert_eq!(c.next_deadline(), Some(Time::ZERO));
-        let mut out = Vec::new();
-        c.poll(Time::from_millis(5), &mut out);
-        assert_eq!(out.len(), 2);
-    }
-
-    #[test]
-    fn data_waiting_through_an_outage_is_sent_from_the_channel_update_on() {
-        let mut c = Cell::new(0, no_harq(), 1, 1);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel_at(Time::ZERO, 0, -20.0);
-        for p in 0..100 {
-            c.enqueue(Time::from_millis(1), 0, p, 1500);
-        }
-        assert_eq!(c.next_deadline(), None);
-        // The channel comes back at 2 s: no slot before it, deliveries after it.
-        c.set_channel_at(Time::from_secs(2), 0, 30.0);
-        assert_eq!(c.next_deadline(), Some(Time::from_secs(2)));
-        let mut out = Vec::new();
-        c.poll(Time::from_secs(3), &mut out);
-        assert_eq!(out.len(), 100);
-        assert!(out.iter().all(|d| d.at > Time::from_secs(2)));
-        // A usable channel that changes does not delay data already schedulable.
-        c.enqueue(Time::from_millis(3001), 0, 7, 1500);
-        c.set_channel_at(Time::from_millis(3100), 0, 20.0);
-        assert_eq!(c.next_deadline(), Some(Time::from_millis(3001)));
-    }
-
-    #[test]
-    fn harq_adds_delay_not_loss_and_counts_retransmissions() {
-        let mut cfg = CellConfig::mmwave();
-        cfg.harq.bler = 0.3;
-        cfg.harq.retx_bler = 0.3;
-        let mut c = Cell::new(0, cfg, 1, 7);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel(0, 5.0); // low SE: packets span several TBs
-        let mut out = Vec::new();
-        let mut t = Time::ZERO;
-        for p in 0..2000u32 {
-            c.enqueue(t, 0, p, 1500);
-            t += Time::from_micros(50);
-            c.poll(t, &mut out);
-        }
-        c.poll(Time::from_secs(5), &mut out);
-        assert_eq!(out.len(), 2000);
-        let lost = out
-            .iter()
-            .filter(|d| d.outcome != Outcome::Delivered)
-            .count();
-        assert_eq!(lost, 0, "RLC AM hides HARQ failures");
-        let k = c.counters();
-        assert!(k.tb_retransmissions > k.tbs / 4, "{k:?}");
-        assert!(k.retx_packets > 0);
-        assert!(
-            out.windows(2).all(|w| w[0].at <= w[1].at),
-            "in-sequence delivery"
-        );
-        // Some packets waited for HARQ round trips (1 ms each) beyond the 1.1 ms minimum.
-        let min_lat = Time::from_micros(1100);
-        assert!(out.iter().any(|d| d.at > min_lat + Time::from_millis(20)));
-    }
-
-    #[test]
-    fn um_reports_losses() {
-        let mut cfg = CellConfig::mmwave();
-        cfg.harq.bler = 1.0;
-        cfg.harq.retx_bler = 1.0;
-        cfg.rlc.mode = crate::rlc::RlcMode::Um;
-        let mut c = Cell::new(0, cfg, 1, 1);
-        c.attach(0, Time::ZERO, Time::ZERO);
-        c.set_channel(0, 30.0);
-        c.enqueue(Time::ZERO, 0, 5, 1500);
-        let mut out = Vec::new();
-        c.poll(Time::from_millis(1), &mut out);
-        assert_eq!(out[0].outcome, Outcome::Lost(LossReason::Radio));
-        assert_eq!(c.counters().lost_packets, 1);
-        assert_eq!(c.counters().tb_retransmissions, 3);
-    }
-
-    #[test]
-    fn two_ues_share_round_robin() {
-        let mut c = Cell::new(0, no_harq(), 2, 1);
-        for ue in 0..2 {
-            c.attach(ue, Time::ZERO, Time::ZERO);
-            c.set_channel(ue, 40.0);
-            for p in 0..10_000u32 {
-                c.enqueue(Time::ZERO, ue, ue as u32 * 100_000 + p, 1500);
-            }
-        }
-        let mut out = Vec::new();
-        c.poll(Time::from_millis(50), &mut out);
-        let a = c.ue_probe(0).delivered_bytes as f64;
-        let b = c.ue_probe(1).delivered_bytes as f64;
-        assert!((a / b - 1.0).abs() < 0.01, "{a} {b}");
-    }
-
-    #[test]
-    fn detach_and_attach_carry_the_buffer() {
-        let mut src = Cell::new(0, no_harq(), 1, 1);
-        let mut dst = Cell::new(1, no_harq(), 1, 1);
-        src.attach(0, Time::ZERO, Time::ZERO);
-        src.set_channel(0, -30.0);
-        for p in 0..3 {
-            src.enqueue(Time::ZERO, 0, p, 1000);
-        }
-        let mut moved = Vec::new();
-        let last = src.detach(0, |p, b| moved.push((p, b)));
-        assert_eq!(moved, vec![(0, 1000), (1, 1000), (2, 1000)]);
-        assert!(!src.is_attached(0));
-        let avail = Time::from_millis(5);
-        dst.attach(0, avail, last);
-        dst.set_channel(0, 30.0);
-        for (p, b) in moved {
-            dst.enqueue(Time::from_millis(1), 0, p, b);
-        }
-        assert_eq!(dst.next_deadline(), Some(avail));
-        let mut out = Vec::new();
-        dst.poll(Time::from_millis(10), &mut out);
-        assert_eq!(out.len(), 3);
-        assert!(out.iter().all(|d| d.at >= avail));
-    }
-}
+#[path = "cell_tests.rs"]
+mod tests;

@@ -25,8 +25,10 @@
 
 pub mod amc;
 pub mod cell;
+pub mod fading;
 pub mod geometry;
 pub mod handover;
+pub mod link_adaptation;
 pub mod mobility;
 pub mod pathloss;
 pub mod ran;

@@ -55,6 +55,37 @@ pub enum PathLossModel {
     },
     /// Friis free-space loss. Ignores LOS.
     FreeSpace,
+    /// ns3-mmwave `MmWavePropagationLossModel` at 28 GHz (Akdeniz et al., "Millimeter wave
+    /// channel modeling and cellular capacity evaluation", IEEE JSAC 32(6), 2014, Table I):
+    /// `α + 10·β·log10(d3D)`, (α, β) = (61.4, 2.0) in its LOS state, (72.0, 2.92) in NLOS. The
+    /// module draws that state once per link from the distance (P_LOS = e^(−0.0149 d)) and
+    /// keeps it for the whole run, buildings or not (`mmwave-propagation-loss-model.cc`);
+    /// `state` fixes it. Obstacle blockage losses still apply while an obstacle blocks the ray.
+    MmwaveNyu {
+        #[serde(default = "default_nyu_state")]
+        state: NyuState,
+    },
+}
+
+/// The link state of [`PathLossModel::MmwaveNyu`] (its `'l'` / `'n'`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NyuState {
+    Los,
+    Nlos,
+}
+
+fn default_nyu_state() -> NyuState {
+    NyuState::Los
+}
+
+/// [`PathLossModel::MmwaveNyu`]'s loss (dB) at 28 GHz.
+pub fn mmwave_nyu_db(d3d_m: f64, state: NyuState) -> f64 {
+    let (alpha, beta) = match state {
+        NyuState::Los => (61.4, 2.0),
+        NyuState::Nlos => (72.0, 2.92),
+    };
+    alpha + 10.0 * beta * d3d_m.max(1.0).log10()
 }
 
 fn default_city() -> CitySize {
@@ -74,6 +105,7 @@ impl PathLossModel {
                 okumura_hata_db(bs.distance_2d(ut), fc_hz, bs.z, ut.z, city, environment)
             }
             PathLossModel::FreeSpace => free_space_db(bs.distance_3d(ut), fc_hz),
+            PathLossModel::MmwaveNyu { state } => mmwave_nyu_db(bs.distance_3d(ut), state),
         }
     }
 
@@ -81,7 +113,10 @@ impl PathLossModel {
     /// urban clutter already includes the buildings, and free space is free space, so neither
     /// takes LOS or obstacle blockage losses into account.
     pub fn uses_los(&self) -> bool {
-        matches!(self, PathLossModel::UmiStreetCanyon | PathLossModel::Uma)
+        matches!(
+            self,
+            PathLossModel::UmiStreetCanyon | PathLossModel::Uma | PathLossModel::MmwaveNyu { .. }
+        )
     }
 
     /// Shadow-fading standard deviation σ_SF (dB), TR 38.901 Table 7.4.1-1. The Hata and
@@ -92,6 +127,11 @@ impl PathLossModel {
             (PathLossModel::UmiStreetCanyon, false) => 7.82,
             (PathLossModel::Uma, true) => 4.0,
             (PathLossModel::Uma, false) => 6.0,
+            // Akdeniz et al. Table I: ξ of 5.8 dB (LOS) and 8.7 dB (NLOS).
+            (PathLossModel::MmwaveNyu { state }, _) => match state {
+                NyuState::Los => 5.8,
+                NyuState::Nlos => 8.7,
+            },
             _ => 0.0,
         }
     }
@@ -378,6 +418,29 @@ mod tests {
     fn free_space_at_28ghz() {
         // 1 m at 28 GHz: 20·log10(4π/λ), λ = 10.71 mm -> 61.4 dB.
         assert!(close(free_space_db(1.0, 28e9), 61.38, 0.01));
+    }
+
+    #[test]
+    fn ns3_mmwave_nyu_model() {
+        // Its LOS state is free space from 1 m (α = FSPL(1 m) at 28 GHz, β = 2).
+        for d in [10.0, 59.5, 300.0] {
+            assert!(close(
+                mmwave_nyu_db(d, NyuState::Los),
+                free_space_db(d, 28e9),
+                0.05
+            ));
+        }
+        // 59.5 m (seed 002's start): 96.9 dB LOS, 123.8 dB NLOS; the state ignores LOS.
+        let m = PathLossModel::MmwaveNyu {
+            state: NyuState::Los,
+        };
+        let (bs, ut) = (Point3::new(0.0, 0.0, 30.0), Point3::new(50.0, 15.0, 1.5));
+        assert!(close(m.loss_db(bs, ut, 28e9, false), 96.9, 0.05));
+        let n = PathLossModel::MmwaveNyu {
+            state: NyuState::Nlos,
+        };
+        assert!(close(n.loss_db(bs, ut, 28e9, true), 123.8, 0.05));
+        assert!(m.uses_los());
     }
 
     #[test]

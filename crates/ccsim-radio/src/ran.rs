@@ -306,6 +306,16 @@ impl RadioNetwork {
                 ));
             }
         }
+        config
+            .mmwave
+            .cell
+            .validate()
+            .map_err(|e| format!("radio.mmwave.cell.{e}"))?;
+        config
+            .lte
+            .cell
+            .validate()
+            .map_err(|e| format!("radio.lte.cell.{e}"))?;
         let has_lte = config.sites.iter().any(|s| s.technology == Technology::Lte);
         if config.connectivity == Connectivity::DualConnectivity && !has_lte {
             return Err("connectivity = dual_connectivity needs an LTE site".into());
@@ -394,6 +404,7 @@ impl RadioNetwork {
             let s = ran.ues[u].serving;
             ran.cells[s].attach(u, Time::ZERO, Time::ZERO);
             ran.cells[s].set_channel(u, ran.ues[u].sinr_db[s]);
+            ran.set_link_state(Time::ZERO, u, s);
         }
         Ok(ran)
     }
@@ -497,8 +508,16 @@ impl RadioNetwork {
             if serving != usize::MAX {
                 let sinr = self.ues[u].sinr_db[serving];
                 self.cells[serving].set_channel_at(now, u, sinr);
+                self.set_link_state(now, u, serving);
             }
         }
+    }
+
+    /// Passes LOS and speed of UE `u` towards `site` to that cell's fading process.
+    fn set_link_state(&mut self, now: Time, u: usize, site: usize) {
+        let (los, speed) = (self.ues[u].los[site], self.ues[u].path.speed(now));
+        let carrier = self.tech(site).carrier_hz;
+        self.cells[site].set_link_state(now, u, los, speed, carrier);
     }
 
     /// Handover decisions for every UE at `now` (a measurement instant or a TTT expiry).
@@ -579,6 +598,7 @@ impl RadioNetwork {
         self.cells[to].attach(u, available, last);
         let sinr = self.ues[u].sinr_db[to];
         self.cells[to].set_channel(u, sinr);
+        self.set_link_state(now, u, to);
         let (mut forwarded, mut lost) = (0u32, 0u32);
         for &(p, b) in &self.scratch_packets {
             let outcome = if !forward {

@@ -39,6 +39,10 @@ pub struct Demand {
     pub units_needed: u64,
     /// Bytes per resource unit at the UE's current efficiency (`SE / 8`).
     pub bytes_per_unit: f64,
+    /// The efficiency itself (bits per resource unit) and the MCS it comes from (0 when the
+    /// cell has no link adaptation): what the TB of this slot is sent with.
+    pub se: f64,
+    pub mcs: u8,
 }
 
 /// Scheduler state of one cell. Scratch vectors are reused, so a slot allocates nothing.
@@ -207,6 +211,8 @@ mod tests {
                 ue,
                 units_needed: u64::MAX / 4,
                 bytes_per_unit: se / 8.0,
+                se,
+                mcs: 0,
             })
             .collect()
     }
@@ -239,16 +245,22 @@ mod tests {
                 ue: 0,
                 units_needed: 100,
                 bytes_per_unit: 1.0,
+                se: 1.0 * 8.0,
+                mcs: 0,
             },
             Demand {
                 ue: 1,
                 units_needed: 5000,
                 bytes_per_unit: 1.0,
+                se: 1.0 * 8.0,
+                mcs: 0,
             },
             Demand {
                 ue: 2,
                 units_needed: 5000,
                 bytes_per_unit: 0.1,
+                se: 0.1 * 8.0,
+                mcs: 0,
             },
         ];
         s.allocate(1000, 0, SLOT, &d, &mut g);

@@ -295,6 +295,8 @@ fn validate_technology(t: &TechnologyConfig, key: &str) -> Result<(), ScenarioEr
     check(h.rtt_slots >= 1, p("cell.harq.rtt_slots"), || {
         "must be at least 1".into()
     })?;
+    // Fading and link adaptation check their own keys (`fading.subbands = 9: allowed 1..=8`).
+    t.cell.validate().map_err(|e| err(p("cell"), e))?;
     Ok(())
 }
 

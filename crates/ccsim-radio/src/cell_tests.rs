@@ -1,0 +1,271 @@
+//! Unit tests of [`crate::cell`] (a separate file to keep `cell.rs` short).
+use super::*;
+use crate::link_adaptation::LinkAdaptationConfig;
+
+fn no_harq() -> CellConfig {
+    CellConfig {
+        harq: HarqConfig {
+            enabled: false,
+            ..HarqConfig::default()
+        },
+        ..CellConfig::mmwave()
+    }
+}
+
+fn drain(cell: &mut Cell, until: Time, out: &mut Vec<Delivery>) {
+    cell.poll(until, out);
+}
+
+#[test]
+fn single_packet_timing() {
+    let mut c = Cell::new(0, no_harq(), 1, 1);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c.set_channel(0, 30.0);
+    assert_eq!(c.next_deadline(), None);
+    // Arrives mid-slot: sent in the next slot (250 µs).
+    assert_eq!(
+        c.enqueue(Time::from_micros(100), 0, 42, 1500),
+        Admission::Accepted
+    );
+    assert_eq!(c.next_deadline(), Some(Time::from_micros(250)));
+    let mut out = Vec::new();
+    drain(&mut c, Time::from_millis(10), &mut out);
+    // 250 µs slot start + 250 µs slot + 2·250 µs scheduling + 100 µs decoding = 1.1 ms.
+    assert_eq!(
+        out,
+        vec![Delivery {
+            packet: 42,
+            ue: 0,
+            at: Time::from_micros(1100),
+            outcome: Outcome::Delivered
+        }]
+    );
+    assert_eq!(c.next_deadline(), None);
+    assert_eq!(c.counters().tx_packets, 1);
+}
+
+#[test]
+fn throughput_matches_bytes_per_slot() {
+    let mut c = Cell::new(0, no_harq(), 1, 1);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c.set_channel(0, 40.0); // CQI 15 of table 2: 7.4063 bits/RE
+    let mut out = Vec::new();
+    for p in 0..20_000u32 {
+        c.enqueue(Time::ZERO, 0, p, 1500);
+    }
+    drain(&mut c, Time::from_millis(100), &mut out);
+    // 100 ms = 400 slots of ⌊36 368·7.4063/8⌋ = 33 669 B; deliveries lag 1.1 ms, so count
+    // bytes sent in slots 0..=399.
+    let per_slot = FrameConfig::mmwave_nr().bytes_per_slot(7.4063);
+    assert_eq!(per_slot, 33_669);
+    let sent = c.ue_probe(0).delivered_bytes;
+    assert_eq!(sent, (per_slot * 401).min(20_000 * 1500));
+    assert!(out.iter().all(|d| d.outcome == Outcome::Delivered));
+    // In-order, non-decreasing delivery times.
+    assert!(out
+        .windows(2)
+        .all(|w| w[0].packet < w[1].packet && w[0].at <= w[1].at));
+}
+
+#[test]
+fn drop_tail_and_outage() {
+    let mut cfg = no_harq();
+    cfg.rlc.buffer_bytes = 3000;
+    let mut c = Cell::new(0, cfg, 1, 1);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c.set_channel(0, -20.0); // below CQI 1: outage
+    assert_eq!(c.enqueue(Time::ZERO, 0, 1, 1500), Admission::Accepted);
+    assert_eq!(c.enqueue(Time::ZERO, 0, 2, 1500), Admission::Accepted);
+    assert_eq!(c.enqueue(Time::ZERO, 0, 3, 1500), Admission::Dropped);
+    assert_eq!(c.counters().dropped_packets, 1);
+    assert_eq!(c.ue_probe(0).rlc_drops, 1);
+    // No channel, no deadline: the buffer waits.
+    assert_eq!(c.next_deadline(), None);
+    c.set_channel(0, 10.0);
+    assert_eq!(c.next_deadline(), Some(Time::ZERO));
+    let mut out = Vec::new();
+    c.poll(Time::from_millis(5), &mut out);
+    assert_eq!(out.len(), 2);
+}
+
+#[test]
+fn data_waiting_through_an_outage_is_sent_from_the_channel_update_on() {
+    let mut c = Cell::new(0, no_harq(), 1, 1);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c.set_channel_at(Time::ZERO, 0, -20.0);
+    for p in 0..100 {
+        c.enqueue(Time::from_millis(1), 0, p, 1500);
+    }
+    assert_eq!(c.next_deadline(), None);
+    // The channel comes back at 2 s: no slot before it, deliveries after it.
+    c.set_channel_at(Time::from_secs(2), 0, 30.0);
+    assert_eq!(c.next_deadline(), Some(Time::from_secs(2)));
+    let mut out = Vec::new();
+    c.poll(Time::from_secs(3), &mut out);
+    assert_eq!(out.len(), 100);
+    assert!(out.iter().all(|d| d.at > Time::from_secs(2)));
+    // A usable channel that changes does not delay data already schedulable.
+    c.enqueue(Time::from_millis(3001), 0, 7, 1500);
+    c.set_channel_at(Time::from_millis(3100), 0, 20.0);
+    assert_eq!(c.next_deadline(), Some(Time::from_millis(3001)));
+}
+
+#[test]
+fn harq_adds_delay_not_loss_and_counts_retransmissions() {
+    let mut cfg = CellConfig::mmwave();
+    cfg.harq.bler = 0.3;
+    cfg.harq.retx_bler = 0.3;
+    let mut c = Cell::new(0, cfg, 1, 7);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c.set_channel(0, 5.0); // low SE: packets span several TBs
+    let mut out = Vec::new();
+    let mut t = Time::ZERO;
+    for p in 0..2000u32 {
+        c.enqueue(t, 0, p, 1500);
+        t += Time::from_micros(50);
+        c.poll(t, &mut out);
+    }
+    c.poll(Time::from_secs(5), &mut out);
+    assert_eq!(out.len(), 2000);
+    let lost = out
+        .iter()
+        .filter(|d| d.outcome != Outcome::Delivered)
+        .count();
+    assert_eq!(lost, 0, "RLC AM hides HARQ failures");
+    let k = c.counters();
+    assert!(k.tb_retransmissions > k.tbs / 4, "{k:?}");
+    assert!(k.retx_packets > 0);
+    assert!(
+        out.windows(2).all(|w| w[0].at <= w[1].at),
+        "in-sequence delivery"
+    );
+    // Some packets waited for HARQ round trips (1 ms each) beyond the 1.1 ms minimum.
+    let min_lat = Time::from_micros(1100);
+    assert!(out.iter().any(|d| d.at > min_lat + Time::from_millis(20)));
+}
+
+#[test]
+fn um_reports_losses() {
+    let mut cfg = CellConfig::mmwave();
+    cfg.harq.bler = 1.0;
+    cfg.harq.retx_bler = 1.0;
+    cfg.rlc.mode = crate::rlc::RlcMode::Um;
+    let mut c = Cell::new(0, cfg, 1, 1);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c.set_channel(0, 30.0);
+    c.enqueue(Time::ZERO, 0, 5, 1500);
+    let mut out = Vec::new();
+    c.poll(Time::from_millis(1), &mut out);
+    assert_eq!(out[0].outcome, Outcome::Lost(LossReason::Radio));
+    assert_eq!(c.counters().lost_packets, 1);
+    assert_eq!(c.counters().tb_retransmissions, 3);
+}
+
+#[test]
+fn two_ues_share_round_robin() {
+    let mut c = Cell::new(0, no_harq(), 2, 1);
+    for ue in 0..2 {
+        c.attach(ue, Time::ZERO, Time::ZERO);
+        c.set_channel(ue, 40.0);
+        for p in 0..10_000u32 {
+            c.enqueue(Time::ZERO, ue, ue as u32 * 100_000 + p, 1500);
+        }
+    }
+    let mut out = Vec::new();
+    c.poll(Time::from_millis(50), &mut out);
+    let a = c.ue_probe(0).delivered_bytes as f64;
+    let b = c.ue_probe(1).delivered_bytes as f64;
+    assert!((a / b - 1.0).abs() < 0.01, "{a} {b}");
+}
+
+#[test]
+fn detach_and_attach_carry_the_buffer() {
+    let mut src = Cell::new(0, no_harq(), 1, 1);
+    let mut dst = Cell::new(1, no_harq(), 1, 1);
+    src.attach(0, Time::ZERO, Time::ZERO);
+    src.set_channel(0, -30.0);
+    for p in 0..3 {
+        src.enqueue(Time::ZERO, 0, p, 1000);
+    }
+    let mut moved = Vec::new();
+    let last = src.detach(0, |p, b| moved.push((p, b)));
+    assert_eq!(moved, vec![(0, 1000), (1, 1000), (2, 1000)]);
+    assert!(!src.is_attached(0));
+    let avail = Time::from_millis(5);
+    dst.attach(0, avail, last);
+    dst.set_channel(0, 30.0);
+    for (p, b) in moved {
+        dst.enqueue(Time::from_millis(1), 0, p, b);
+    }
+    assert_eq!(dst.next_deadline(), Some(avail));
+    let mut out = Vec::new();
+    dst.poll(Time::from_millis(10), &mut out);
+    assert_eq!(out.len(), 3);
+    assert!(out.iter().all(|d| d.at >= avail));
+}
+
+fn la_cell(fading: bool, seed: u64) -> Cell {
+    let mut cfg = CellConfig::mmwave();
+    cfg.link_adaptation = Some(LinkAdaptationConfig::default());
+    cfg.fading.enabled = fading;
+    let mut c = Cell::new(0, cfg, 1, seed);
+    c.attach(0, Time::ZERO, Time::ZERO);
+    c
+}
+
+/// Runs a backlogged UE for `ms` and returns (delivered bytes, TB retransmissions, TBs).
+fn backlogged(c: &mut Cell, ms: u64) -> (u64, u64, u64) {
+    let mut out = Vec::new();
+    for p in 0..((ms * 120_000 / 1500) as u32) {
+        c.enqueue(Time::ZERO, 0, p, 1500);
+    }
+    c.poll(Time::from_millis(ms), &mut out);
+    let k = c.counters();
+    (c.ue_probe(0).delivered_bytes, k.tb_retransmissions, k.tbs)
+}
+
+#[test]
+fn link_adaptation_without_fading_sends_the_mcs_tb_sizes() {
+    // 45 dB (seed 002's reference LOS SINR): MCS 28 in every slot, no HARQ failure.
+    let mut c = la_cell(false, 1);
+    c.set_channel(0, 45.0);
+    let (bytes, retx, tbs) = backlogged(&mut c, 60);
+    let per_slot = FrameConfig::bytes_for_units(c.config().frame.units_per_slot(), 5.52);
+    assert_eq!(bytes, per_slot * tbs);
+    assert_eq!(retx, 0);
+    // 14 dB: the MCS whose threshold 14 dB meets, fewer bytes.
+    let mut c = la_cell(false, 1);
+    c.set_channel(0, 14.0);
+    let la = LinkAdaptationConfig::default();
+    let m = la.select_mcs(14.0).unwrap();
+    assert!(m < 28);
+    let (bytes14, _, tbs14) = backlogged(&mut c, 100);
+    let expect = FrameConfig::bytes_for_units(
+        c.config().frame.units_per_slot(),
+        crate::link_adaptation::mcs_efficiency(m),
+    );
+    assert_eq!(bytes14, expect * tbs14);
+}
+
+#[test]
+fn fading_with_a_lagging_cqi_costs_retransmissions_and_rate() {
+    // Rayleigh at 187 Hz around 20 dB: the CQI of 2.5 ms ago often overestimates the channel.
+    let run = |seed| {
+        let mut c = la_cell(true, seed);
+        c.set_channel(0, 20.0);
+        c.set_link_state(Time::ZERO, 0, false, 2.0, 28e9);
+        backlogged(&mut c, 2000)
+    };
+    let (bytes, retx, tbs) = run(3);
+    let share = retx as f64 / tbs as f64;
+    assert!(share > 0.05, "retransmissions per TB {share}");
+    // The same seed gives the same run; another seed another one.
+    assert_eq!(run(3), (bytes, retx, tbs));
+    assert_ne!(run(4), (bytes, retx, tbs));
+    // A static UE (no Doppler): the channel never moves after the report, so the CQI is exact.
+    let mut c = la_cell(true, 3);
+    c.set_channel(0, 20.0);
+    c.set_link_state(Time::ZERO, 0, false, 0.0, 28e9);
+    let (_, retx0, tbs0) = backlogged(&mut c, 2000);
+    assert!((retx0 as f64 / tbs0 as f64) < 0.5 * share, "{retx0}/{tbs0}");
+}

@@ -1,0 +1,346 @@
+//! Link adaptation as ns3-mmwave does it: an MCS table (MCS 0–28), its TB sizes, an MCS chosen
+//! from a CQI reported periodically (so it lags the channel), a BLER drawn from the SINR the TB
+//! actually meets, and HARQ retransmissions whose SINRs combine.
+//!
+//! - **MCS table**: ns3-mmwave's `MmWaveLteMiErrorModel` (`error-model/
+//!   mmwave-lte-mi-error-model.cc`, the `ErrorModelType` default of `MmWaveAmc`): modulation
+//!   order `ModulationSchemeForMcs` and effective code rate `McsEcrTable` per MCS, the LTE MCS
+//!   set (TS 36.213 Table 7.1.7.1-1) up to 64QAM. A TB carries `Qm · ECR` bits per resource
+//!   element: MCS 28 = 6 · 0.92 = 5.52.
+//! - **TB size** (`MmWaveAmc::CalculateTbSize`, `GetPayloadSize`): `⌊11 · N_RB · n_sym · Qm ·
+//!   ECR / 8⌋` bytes (12 subcarriers per RB less 1 reference subcarrier, TDMA: a UE gets whole
+//!   symbols over the whole band), less 3 CRC bytes per 768-byte (6144-bit) code block.
+//!   200 MHz at numerology 2 is `⌈200 MHz / 720 kHz⌉` = 278 RB: MCS 28 on 12 data symbols
+//!   (14 less one DL and one UL control symbol) gives 25 224 B per 250 µs slot, 807 Mb/s.
+//! - **Thresholds and BLER**: the SINR at which MCS m meets 10 % BLER is its Shannon SINR plus
+//!   a gap, `10·log10(2^SE − 1) + gap_db`, with the 6.08 dB gap of this crate's CQI table 1
+//!   (Kawser et al.'s 22.7 dB for 64QAM r = 948/1024, see [`crate::amc`]); MCS 28 needs 22.6 dB.
+//!   Around it the BLER is a logistic waterfall `1 / (1 + exp((SINR − SINR₅₀)/w))` with
+//!   `SINR₅₀ = threshold − w·ln 9`, so that BLER(threshold) = 0.1; `w` = 0.3 dB puts 90 % → 10 %
+//!   within 1.3 dB, the steepness of turbo-coded TBs of thousands of bits (an assumption in
+//!   place of ns3-mmwave's per-code-block MI curves).
+//! - **CQI**: the UE reports a wideband CQI every `cqi_period_us` (ns3-mmwave
+//!   `MmWaveUePhy::CqiReportPeriod`, 10 slots = 2.5 ms at numerology 2); the gNB uses it
+//!   `cqi_delay_slots` later (`m_L1L2Latency` = 2). The MCS is the highest whose threshold the
+//!   reported SINR meets (`MmWaveAmc::CreateCqiFeedbackWbTdma`: the highest MCS with BLER ≤ 0.1).
+//! - **HARQ**: a failed TB is retransmitted every `harq.rtt_slots` with the same MCS, and the
+//!   receiver combines the attempts: the effective SINR of attempt k is the sum of the linear
+//!   SINRs of attempts 1..k (Chase combining, a lower bound of ns3-mmwave's incremental
+//!   redundancy, which combines mutual information). After `harq.max_attempts` RLC AM
+//!   retransmits (a fresh round, no combining), up to `rlc.max_retx` times; then the TB is lost.
+
+use crate::rlc::{HarqConfig, RlcConfig, RlcMode, TbOutcome};
+use ccsim_core::{RngStream, Time};
+use serde::{Deserialize, Serialize};
+
+/// (modulation order, effective code rate) of MCS 0–28, ns3-mmwave `ModulationSchemeForMcs` and
+/// `McsEcrTable` (`mmwave-lte-mi-error-model.cc`).
+pub const NS3_MMWAVE_MCS: [(u8, f64); 29] = [
+    (2, 0.08),
+    (2, 0.1),
+    (2, 0.11),
+    (2, 0.15),
+    (2, 0.19),
+    (2, 0.24),
+    (2, 0.3),
+    (2, 0.37),
+    (2, 0.44),
+    (2, 0.51),
+    (4, 0.3),
+    (4, 0.33),
+    (4, 0.37),
+    (4, 0.42),
+    (4, 0.48),
+    (4, 0.54),
+    (4, 0.6),
+    (6, 0.43),
+    (6, 0.45),
+    (6, 0.5),
+    (6, 0.55),
+    (6, 0.6),
+    (6, 0.65),
+    (6, 0.7),
+    (6, 0.75),
+    (6, 0.8),
+    (6, 0.85),
+    (6, 0.89),
+    (6, 0.92),
+];
+
+/// Useful subcarriers per RB (12 less 1 reference subcarrier, `MmWavePhyMacCommon`).
+pub const USEFUL_SUBCARRIERS_PER_RB: u32 = 11;
+const CRC_BYTES: u32 = 3;
+const CODE_BLOCK_BYTES: u32 = 6144 / 8;
+
+/// Bits per resource element of `mcs` (`Qm · ECR`).
+pub fn mcs_efficiency(mcs: u8) -> f64 {
+    let (qm, ecr) = NS3_MMWAVE_MCS[mcs as usize];
+    qm as f64 * ecr
+}
+
+/// TB size (bytes) of `mcs` on `n_sym` symbols of `n_rb` resource blocks, as
+/// `MmWaveAmc::CalculateTbSize` (including its integer division for the code-block count).
+pub fn tb_size_bytes(mcs: u8, n_sym: u32, n_rb: u32) -> u32 {
+    let re = USEFUL_SUBCARRIERS_PER_RB * n_rb * n_sym;
+    let payload = (re as f64 * mcs_efficiency(mcs) / 8.0) as u32;
+    let mut tb = payload.saturating_sub(CRC_BYTES);
+    if tb > CODE_BLOCK_BYTES {
+        let c = tb / CODE_BLOCK_BYTES;
+        tb = payload - c * CRC_BYTES;
+    }
+    tb
+}
+
+/// CQI-driven link adaptation with SINR-dependent BLER (the `link_adaptation` key of a cell).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkAdaptationConfig {
+    /// CQI report period (µs): 2500, ns3-mmwave `CqiReportPeriod` (10 slots of 250 µs).
+    #[serde(default = "default_cqi_period")]
+    pub cqi_period_us: u64,
+    /// Slots between a report and the first TB that uses it (`m_L1L2Latency` 2).
+    #[serde(default = "default_cqi_delay")]
+    pub cqi_delay_slots: u32,
+    /// SINR gap (dB) over Shannon at 10 % BLER: 6.08 (see the module docs).
+    #[serde(default = "default_gap")]
+    pub gap_db: f64,
+    /// Logistic width (dB) of the BLER waterfall: 0.3 (an assumption).
+    #[serde(default = "default_width")]
+    pub bler_width_db: f64,
+    /// Highest MCS used (0–28); 28.
+    #[serde(default = "default_max_mcs")]
+    pub max_mcs: u8,
+}
+
+fn default_cqi_period() -> u64 {
+    2_500
+}
+fn default_cqi_delay() -> u32 {
+    2
+}
+fn default_gap() -> f64 {
+    6.08
+}
+fn default_width() -> f64 {
+    0.3
+}
+fn default_max_mcs() -> u8 {
+    28
+}
+
+impl Default for LinkAdaptationConfig {
+    fn default() -> Self {
+        LinkAdaptationConfig {
+            cqi_period_us: default_cqi_period(),
+            cqi_delay_slots: default_cqi_delay(),
+            gap_db: default_gap(),
+            bler_width_db: default_width(),
+            max_mcs: default_max_mcs(),
+        }
+    }
+}
+
+impl LinkAdaptationConfig {
+    /// Checks the ranges; the error names the key and the allowed values.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.cqi_period_us == 0 {
+            return Err("link_adaptation.cqi_period_us = 0: allowed > 0".into());
+        }
+        if self.max_mcs > 28 {
+            return Err(format!(
+                "link_adaptation.max_mcs = {}: allowed 0..=28",
+                self.max_mcs
+            ));
+        }
+        if !(self.bler_width_db.is_finite() && self.bler_width_db > 0.0) {
+            return Err("link_adaptation.bler_width_db: allowed a finite value > 0".into());
+        }
+        if !self.gap_db.is_finite() {
+            return Err("link_adaptation.gap_db: allowed a finite value (dB)".into());
+        }
+        Ok(())
+    }
+
+    /// SINR (dB) at which `mcs` meets 10 % BLER.
+    pub fn threshold_db(&self, mcs: u8) -> f64 {
+        10.0 * (2f64.powf(mcs_efficiency(mcs)) - 1.0).log10() + self.gap_db
+    }
+
+    /// Block error rate of a TB at `mcs` decoded at `sinr_db`.
+    pub fn bler(&self, sinr_db: f64, mcs: u8) -> f64 {
+        let w = self.bler_width_db;
+        let mid = self.threshold_db(mcs) - w * 9f64.ln();
+        1.0 / (1.0 + ((sinr_db - mid) / w).exp())
+    }
+
+    /// The highest MCS whose threshold `sinr_db` meets; None below MCS 0 (CQI 0: not scheduled).
+    pub fn select_mcs(&self, sinr_db: f64) -> Option<u8> {
+        (0..=self.max_mcs)
+            .rev()
+            .find(|&m| sinr_db >= self.threshold_db(m))
+    }
+
+    /// The instant of the CQI report in force for a TB sent at `slot_start`: the last report
+    /// at least `cqi_delay_slots` before it (reports at multiples of the period).
+    pub fn report_instant(&self, slot_start: Time, slot_ns: u64) -> Time {
+        let delay = slot_ns * self.cqi_delay_slots as u64;
+        let p = self.cqi_period_us * 1000;
+        Time(slot_start.as_nanos().saturating_sub(delay) / p * p)
+    }
+}
+
+/// Draws the fate of a TB at `mcs` whose attempt at offset `o` from the first transmission
+/// meets `sinr_at(o)` dB (see the module docs). `on_resend(offset)` is called for every
+/// retransmission, as in [`crate::rlc::draw_tb_outcome`].
+#[allow(clippy::too_many_arguments)] // the inputs of one draw; a struct would only rename them
+pub fn draw_tb_outcome_sinr(
+    rng: &mut RngStream,
+    la: &LinkAdaptationConfig,
+    harq: &HarqConfig,
+    rlc: &RlcConfig,
+    slot: Time,
+    mcs: u8,
+    mut sinr_at: impl FnMut(Time) -> f64,
+    mut on_resend: impl FnMut(Time),
+) -> TbOutcome {
+    let mut out = TbOutcome {
+        transmissions: 1,
+        ..TbOutcome::default()
+    };
+    let rtt = Time(slot.as_nanos() * harq.rtt_slots.max(1) as u64);
+    let rlc_delay = Time::from_micros(rlc.retx_delay_us);
+    let max_attempts = if harq.enabled {
+        harq.max_attempts.max(1)
+    } else {
+        1
+    };
+    let mut offset = Time::ZERO;
+    let mut combined = 0.0;
+    let mut attempt_in_round = 1;
+    loop {
+        combined += 10f64.powf(sinr_at(offset) / 10.0);
+        if !rng.bernoulli(la.bler(10.0 * combined.log10(), mcs)) {
+            break; // decoded
+        }
+        if attempt_in_round < max_attempts {
+            attempt_in_round += 1;
+            offset += rtt;
+        } else {
+            if rlc.mode == RlcMode::Um || out.rlc_retx >= rlc.max_retx {
+                out.lost = true;
+                break;
+            }
+            out.rlc_retx += 1;
+            attempt_in_round = 1;
+            combined = 0.0;
+            offset += rlc_delay;
+        }
+        out.transmissions += 1;
+        on_resend(offset);
+    }
+    out.extra_delay = offset;
+    if !out.lost && rlc.residual_loss > 0.0 && rng.bernoulli(rlc.residual_loss) {
+        out.lost = true;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tb_sizes_match_ns3_mmwave() {
+        // 200 MHz, numerology 2: 278 RB. MCS 28 on 12 symbols: payload 25 320 B, 32 code
+        // blocks → 25 224 B; on 11 symbols 23 120 B. The golden TB trace of seed 002 averages
+        // 23 909 B per slot at MCS 28: 11 or 12 DL symbols, the rest taken by UL grants.
+        assert_eq!(tb_size_bytes(28, 12, 278), 25_224);
+        assert_eq!(tb_size_bytes(28, 11, 278), 23_120);
+        // A one-symbol TB of MCS 0 has one code block: payload less 3 CRC bytes.
+        let payload = (11.0 * 278.0 * 0.16 / 8.0) as u32;
+        assert_eq!(tb_size_bytes(0, 1, 278), payload - 3);
+        assert!((mcs_efficiency(28) - 5.52).abs() < 1e-12);
+        for m in 1..=28u8 {
+            assert!(mcs_efficiency(m) > mcs_efficiency(m - 1), "mcs {m}");
+        }
+    }
+
+    #[test]
+    fn thresholds_bler_and_selection() {
+        let la = LinkAdaptationConfig::default();
+        let t28 = la.threshold_db(28);
+        assert!((t28 - 22.6).abs() < 0.1, "{t28}");
+        assert!((la.bler(t28, 28) - 0.1).abs() < 1e-9);
+        assert!(la.bler(t28 - 2.0, 28) > 0.95);
+        assert!(la.bler(t28 + 2.0, 28) < 1e-3);
+        // The seed 002 reference's SINRs (45 dB LOS, 28–40 dB NLOS) all give MCS 28, BLER ≈ 0.
+        assert_eq!(la.select_mcs(45.0), Some(28));
+        assert_eq!(la.select_mcs(28.0), Some(28));
+        assert!(la.bler(27.8, 28) < 1e-6);
+        assert_eq!(la.select_mcs(-20.0), None);
+        assert_eq!(la.select_mcs(la.threshold_db(10)), Some(10));
+        assert_eq!(la.select_mcs(la.threshold_db(10) - 1e-9), Some(9));
+        // Reports every 2.5 ms, used 2 slots (500 µs) later.
+        let slot = 250_000;
+        assert_eq!(la.report_instant(Time::from_micros(2750), slot), Time::ZERO);
+        assert_eq!(
+            la.report_instant(Time::from_micros(3000), slot),
+            Time::from_micros(2500)
+        );
+    }
+
+    #[test]
+    fn harq_combining_and_lag() {
+        let la = LinkAdaptationConfig::default();
+        let harq = HarqConfig::default();
+        let rlc = RlcConfig::default();
+        let slot = Time::from_micros(250);
+        let mut rng = RngStream::new(1, "test.la");
+        // At the threshold: ~10 % first-attempt failures, the retransmission (combined +3 dB)
+        // almost always decodes, one HARQ RTT (4 slots = 1 ms) later.
+        let t = la.threshold_db(20);
+        let (mut fails, mut extra, n) = (0, 0, 20_000);
+        for _ in 0..n {
+            let o = draw_tb_outcome_sinr(&mut rng, &la, &harq, &rlc, slot, 20, |_| t, |_| {});
+            assert!(!o.lost);
+            if o.transmissions > 1 {
+                fails += 1;
+                assert_eq!(o.extra_delay, Time::from_micros(1000));
+            }
+            extra += o.transmissions - 1;
+        }
+        let p = fails as f64 / n as f64;
+        assert!((p - 0.1).abs() < 0.01, "first-attempt BLER {p}");
+        assert!(
+            extra - fails < 10,
+            "second attempts rarely fail: {extra} vs {fails}"
+        );
+        // A TB sent on a stale, too-high MCS into a 4 dB fade: every attempt of the first HARQ
+        // round fails until combining recovers, and the delay grows.
+        let o = draw_tb_outcome_sinr(
+            &mut rng,
+            &la,
+            &harq,
+            &rlc,
+            slot,
+            28,
+            |_| la.threshold_db(28) - 4.0,
+            |_| {},
+        );
+        assert!(o.transmissions >= 3, "{o:?}");
+        // RLC UM with an impossible channel loses the TB after the HARQ round.
+        let um = RlcConfig {
+            mode: RlcMode::Um,
+            ..RlcConfig::default()
+        };
+        let o = draw_tb_outcome_sinr(&mut rng, &la, &harq, &um, slot, 28, |_| -10.0, |_| {});
+        assert!(o.lost && o.transmissions == harq.max_attempts);
+        assert!(LinkAdaptationConfig {
+            max_mcs: 29,
+            ..la.clone()
+        }
+        .validate()
+        .unwrap_err()
+        .contains("link_adaptation.max_mcs"));
+    }
+}
