@@ -3,9 +3,7 @@
 //! a 10 Mb/s bottleneck with a 10-packet queue, one CUBIC flow), without `ccsim-scenario`.
 
 use ccsim_core::Time;
-use ccsim_engine::{
-    Flow, NoRadio, NoRouting, Parts, Plain, Probe, World,
-};
+use ccsim_engine::{Flow, NoRadio, NoRouting, Parts, Plain, Probe, World};
 use ccsim_net::{
     DropTailQueue, Link, LinkId, NodeId, Packet, QueueLimit, RoutingTable, TcpSegment,
 };
@@ -63,7 +61,14 @@ fn world<P: Parts>(queue_packets: u64) -> World<P> {
         link("r-a", 1, 0, 100_000_000, 100),
     ];
     let mut routes = RoutingTable::new(3);
-    for (at, dst, l) in [(0, 2, 0), (1, 2, 1), (2, 0, 2), (1, 0, 3), (0, 1, 0), (2, 1, 2)] {
+    for (at, dst, l) in [
+        (0, 2, 0),
+        (1, 2, 1),
+        (2, 0, 2),
+        (1, 0, 3),
+        (0, 1, 0),
+        (2, 1, 2),
+    ] {
         routes.set(NodeId(at), NodeId(dst), LinkId(l));
     }
     let cfg = TcpConfig::default();
@@ -97,9 +102,16 @@ fn a_probe_counts_the_drops_of_each_link() {
     let p = &w.probe;
     // CUBIC overflows the 10-packet bottleneck queue: the probe saw each of its drops, and
     // drops nowhere else.
-    assert!(p.drops.get(1).copied().unwrap_or(0) > 0, "no drop at the bottleneck");
+    assert!(
+        p.drops.get(1).copied().unwrap_or(0) > 0,
+        "no drop at the bottleneck"
+    );
     for (l, link) in w.links.iter().enumerate() {
-        assert_eq!(p.drops.get(l).copied().unwrap_or(0), link.queue.drops, "link {l}");
+        assert_eq!(
+            p.drops.get(l).copied().unwrap_or(0),
+            link.queue.drops,
+            "link {l}"
+        );
     }
     // Every data byte the sender sent (first transmissions and retransmissions).
     let s = &w.flows[0].sender.stats;

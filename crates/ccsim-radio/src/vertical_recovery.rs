@@ -1,6 +1,6 @@
 //! Recovery time after each vertical handover (seed 003 Table 1, "recovery time ... vs.
 //! disconnection period"): from the end of the outage until the goodput — the bytes the
-//! receiving applications got in order, over a sliding window — first reaches a fraction of
+//! receiving applications got in order, over a 1 s sliding window — first reaches 80 % of
 //! the new link's rate. The paper does not define its metric in the seed text; this one
 //! follows its reading of the results (an ACK-clocked flow "recovers" when it fills the new
 //! link again; a flow repairing one loss per RTT delivers nothing in order meanwhile), and it
@@ -15,8 +15,12 @@ use std::collections::VecDeque;
 
 /// Goodput window of the recovery test.
 pub const RECOVERY_WINDOW: Time = Time::from_secs(1);
-/// Fraction of the new link's rate the windowed goodput must reach.
-pub const RECOVERY_FRACTION: f64 = 0.9;
+/// Fraction of the new link's rate the windowed goodput must reach. Below every algorithm's
+/// steady state on a link it fills: TCP payload is at most 96 % of the IP rate, and Wave's rate
+/// law (`burst/TxTime`, TxTime = dispersion + Δrtt/2) settles 8–15 % below the link rate
+/// (16.9–18.4 Mb/s on seed 003's 20 Mb/s L1), so a 90 % bar would call a recovered Wave flow
+/// "never" depending on where it settles.
+pub const RECOVERY_FRACTION: f64 = 0.8;
 
 /// Per-event recovery times of one [`VerticalHandover`].
 #[derive(Clone, Debug)]
@@ -119,10 +123,11 @@ mod tests {
             },
             40.0,
         );
-        // 0.9 · 20 Mb/s = 18 Mb/s is first reached by the window (25 s, 26 s].
+        // 0.8 · 20 Mb/s = 16 Mb/s is first reached by the window (24.7 s, 25.7 s]:
+        // 0.3 s at 10 Mb/s and 0.7 s at 19 Mb/s average 16.3 Mb/s (one sample earlier: 15.4).
         let r = m.recovery(0).unwrap().as_secs_f64();
-        assert!((r - 4.0).abs() < 0.11, "{r}");
-        assert_eq!(m.target_bps(0), 18e6);
+        assert!((r - 3.7).abs() < 0.05, "{r}");
+        assert_eq!(m.target_bps(0), 16e6);
     }
 
     #[test]

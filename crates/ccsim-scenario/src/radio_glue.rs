@@ -268,7 +268,7 @@ pub struct VerticalHandoverEventSummary {
     pub at_s: f64,
     pub outage_s: f64,
     pub to: String,
-    /// Goodput the flows must reach on the new link (90 % of its rate), Mb/s.
+    /// Goodput the flows must reach on the new link (80 % of its rate), Mb/s.
     pub target_mbps: f64,
     /// From the end of the outage to the end of the first 1 s window whose in-order goodput
     /// reaches `target_mbps`; `None` if it never does before the next handover or the end.

@@ -72,6 +72,6 @@ fn recovery_is_none_while_the_flow_has_not_filled_the_new_link() {
     let s = run(&ov);
     let e = &s.radio.unwrap().vertical_handover.unwrap().events[0];
     assert_eq!(e.to, "L2");
-    assert!((e.target_mbps - 9.0).abs() < 1e-9, "{e:?}");
+    assert!((e.target_mbps - 8.0).abs() < 1e-9, "{e:?}");
     assert_eq!(e.recovery_s, None, "{e:?}");
 }
