@@ -75,20 +75,6 @@ def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
 # What is known about every case outside tolerance (kept next to the table it explains).
 KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
-# Issue 17: SACK off (cases AN, CN). ccsim now keeps ns-3.44's guessed SACKs (one per duplicate
-# ACK, `TcpTxBuffer::AddRenoSack`), which makes AN NewReno packet-identical to ns-3.44 through
-# the first loss episode up to its first partial ACK (0.887 s). There ns-3 sends only the
-# retransmission and lets the next duplicate ACK send nothing, while ccsim sends one new segment
-# on that duplicate ACK: the PRR / pipe accounting on a partial ACK without SACK still differs
-# (not yet found). Every SACK-off case is therefore far outside tolerance.
-_SACK_OFF_GAP = (
-    "SACK off: identical to ns-3.44 up to the first partial ACK of the first recovery; after it "
-    "ccsim sends one segment earlier, and the flows part ways (issue 17, part 1, open)."
-)
-for _cca in ("TcpNewReno", "TcpCubic", "TcpWestwoodPlus"):
-    for _case in ("AN", "CN"):
-        KNOWN_GAPS[(_case, _cca)] = _SACK_OFF_GAP
-
 # Grid cases without a 30 s (or 60 s) ns-3 reference, and why. Shorter references of the same
 # case stand in for them (case names with the duration appended, e.g. `B3`).
 MISSING_REFERENCE: dict[tuple[str, str], str] = {
