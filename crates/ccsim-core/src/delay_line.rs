@@ -41,7 +41,7 @@ impl<T> DelayLine<T> {
     /// delay shrank mid-flight): the caller must then schedule it as an event of its own, with
     /// the queue's next sequence number — the same key it would have had here.
     #[inline]
-    pub fn push<E>(
+    pub fn push<E: Copy>(
         &mut self,
         queue: &mut EventQueue<E>,
         at: Time,
@@ -67,7 +67,7 @@ impl<T> DelayLine<T> {
     /// Takes the head, which is due now (its `head_event` just popped), and schedules the next
     /// head, if any, under its reserved key.
     #[inline]
-    pub fn pop<E>(&mut self, queue: &mut EventQueue<E>, head_event: E) -> T {
+    pub fn pop<E: Copy>(&mut self, queue: &mut EventQueue<E>, head_event: E) -> T {
         let (at, _, item) = self
             .in_flight
             .pop_front()

@@ -1,37 +1,15 @@
-//! Deterministic event queue: a binary heap keyed by (time, insertion sequence).
+//! Deterministic event queue: two 4-ary heaps keyed by (time, insertion sequence).
 
+use crate::quad_heap::{Key, QuadHeap};
 use crate::time::Time;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// Insertion sequence number: the tie-breaker between events due at the same time.
 pub type Seq = u64;
 
-struct Entry<E> {
-    time: Time,
-    seq: Seq,
-    event: E,
-}
-
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest (time, seq) first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .cmp(&self.time)
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
+/// (time, seq) as one integer: time in the high half, so the integer order is the event order.
+#[inline]
+fn key(time: Time, seq: Seq) -> Key {
+    (u128::from(time.as_nanos()) << 64) | u128::from(seq)
 }
 
 /// Events scheduled for the same time pop in the order they were pushed (FIFO ties),
@@ -41,30 +19,31 @@ impl<E> Ord for Entry<E> {
 /// `heap` for the packet events every packet goes through, `timers` for re-armable timers.
 /// A timer that moves earlier leaves its old copy behind (ignored when it pops); at 1 Gb/s
 /// those stale copies outnumber the packet events pending, and kept apart they no longer
-/// deepen the heap on the per-packet path (benches/README.md).
+/// deepen the heap on the per-packet path (benches/README.md). Each heap is a [`QuadHeap`]
+/// on (time, seq) packed into one integer.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
-    timers: BinaryHeap<Entry<E>>,
+    heap: QuadHeap<E>,
+    timers: QuadHeap<E>,
     next_seq: u64,
     now: Time,
     processed: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         Self::with_capacity(1024)
     }
 
     pub fn with_capacity(capacity: usize) -> Self {
         EventQueue {
-            heap: BinaryHeap::with_capacity(capacity),
-            timers: BinaryHeap::new(),
+            heap: QuadHeap::with_capacity(capacity),
+            timers: QuadHeap::default(),
             next_seq: 0,
             now: Time::ZERO,
             processed: 0,
@@ -113,11 +92,7 @@ impl<E> EventQueue<E> {
     pub fn schedule_with_seq(&mut self, at: Time, seq: Seq, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         debug_assert!(seq < self.next_seq, "sequence number was not reserved");
-        self.heap.push(Entry {
-            time: at.max(self.now),
-            seq,
-            event,
-        });
+        self.heap.push(key(at.max(self.now), seq), event);
     }
 
     /// Schedules a timer event: ordered exactly like [`Self::schedule`], stored apart from the
@@ -126,11 +101,7 @@ impl<E> EventQueue<E> {
     pub fn schedule_timer(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.reserve_seq();
-        self.timers.push(Entry {
-            time: at.max(self.now),
-            seq,
-            event,
-        });
+        self.timers.push(key(at.max(self.now), seq), event);
     }
 
     /// Schedules `event` after `delay` from now.
@@ -141,41 +112,32 @@ impl<E> EventQueue<E> {
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        self.next_heap().peek().map(|e| e.time)
-    }
-
-    /// The heap holding the earliest (time, seq) of the two.
-    #[inline]
-    fn next_heap(&self) -> &BinaryHeap<Entry<E>> {
-        match (self.heap.peek(), self.timers.peek()) {
-            // Entry's order is reversed: the greater entry is the earlier one.
-            (Some(p), Some(t)) if t > p => &self.timers,
-            (None, Some(_)) => &self.timers,
-            _ => &self.heap,
-        }
+        let k = match (self.heap.peek_key(), self.timers.peek_key()) {
+            (Some(p), Some(t)) => p.min(t),
+            (p, t) => p.or(t)?,
+        };
+        Some(Time((k >> 64) as u64))
     }
 
     /// Pops the next event if it is due at or before `until`, advancing the clock.
     #[inline]
     pub fn pop_until(&mut self, until: Time) -> Option<(Time, E)> {
-        let from_timers = match (self.heap.peek(), self.timers.peek()) {
-            (Some(p), Some(t)) => t > p,
-            (None, Some(_)) => true,
-            (Some(_), None) => false,
-            (None, None) => return None,
-        };
-        let heap = if from_timers {
-            &mut self.timers
+        // An empty heap peeks as Key::MAX, later than any event.
+        let p = self.heap.peek_key().unwrap_or(Key::MAX);
+        let t = self.timers.peek_key().unwrap_or(Key::MAX);
+        let (k, heap) = if t < p {
+            (t, &mut self.timers)
         } else {
-            &mut self.heap
+            (p, &mut self.heap)
         };
-        if heap.peek()?.time > until {
+        let t = Time((k >> 64) as u64);
+        if k == Key::MAX || t > until {
             return None;
         }
-        let entry = heap.pop()?;
-        self.now = entry.time;
+        let (_, event) = heap.pop()?;
+        self.now = t;
         self.processed += 1;
-        Some((entry.time, entry.event))
+        Some((t, event))
     }
 
     /// Moves the clock forward to `t` when no event remains before it.

@@ -10,6 +10,7 @@
 pub mod delay_line;
 pub mod event_queue;
 pub mod mrg32k3a;
+pub mod quad_heap;
 pub mod rng;
 pub mod time;
 
