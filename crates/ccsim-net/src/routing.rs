@@ -25,6 +25,11 @@ pub const MAX_CORE_CELLS: usize = 1 << 26;
 /// Marks "no link" in the compact tables.
 const NONE: u32 = u32::MAX;
 
+/// Tables of at most this many (node, destination) cells also keep every answer in one flat
+/// array (64 KiB), so a small topology's lookup is one load: the compact lookup's branches
+/// cost ~9 % of a dumbbell run's instructions (benches/README.md).
+const MAX_FLAT_CELLS: usize = 1 << 14;
+
 /// A routing table larger than [`MAX_CORE_CELLS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoutingTooLarge {
@@ -83,6 +88,10 @@ pub struct RoutingTable {
     core: Vec<u32>,
     /// Explicit entries: per node, `None` or a full row (`NONE` = not set, use computed).
     explicit: Vec<Option<Box<[u32]>>>,
+    /// Every answer of [`RoutingTable::next_hop`], `NONE` for no route: filled by
+    /// [`RoutingTable::fill_shortest_paths`] when the table is small (empty otherwise), kept
+    /// up to date by [`RoutingTable::set`].
+    flat: Vec<u32>,
 }
 
 impl Default for RoutingTable {
@@ -101,11 +110,21 @@ impl RoutingTable {
             core_cols: 0,
             core: Vec::new(),
             explicit: vec![None; nodes],
+            flat: Vec::new(),
         }
     }
 
     #[inline]
     pub fn next_hop(&self, at: NodeId, dst: NodeId) -> Option<LinkId> {
+        if !self.flat.is_empty() {
+            let l = self.flat[at.0 as usize * self.nodes + dst.0 as usize];
+            return (l != NONE).then_some(LinkId(l));
+        }
+        self.lookup(at, dst)
+    }
+
+    /// [`RoutingTable::next_hop`] from the compact tables.
+    fn lookup(&self, at: NodeId, dst: NodeId) -> Option<LinkId> {
         if let Some(row) = &self.explicit[at.0 as usize] {
             let l = row[dst.0 as usize];
             if l != NONE {
@@ -120,6 +139,9 @@ impl RoutingTable {
         let nodes = self.nodes;
         let row = self.explicit[at.0 as usize].get_or_insert_with(|| vec![NONE; nodes].into());
         row[dst.0 as usize] = link.0;
+        if !self.flat.is_empty() {
+            self.flat[at.0 as usize * nodes + dst.0 as usize] = link.0;
+        }
     }
 
     /// Bytes held by the table (for the memory tests and benches).
@@ -130,6 +152,7 @@ impl RoutingTable {
             + self.core.len() * 4
             + self.explicit.len() * std::mem::size_of::<Option<Box<[u32]>>>()
             + explicit
+            + self.flat.len() * 4
     }
 
     /// The minimum-hop route, ignoring explicit entries.
@@ -274,6 +297,16 @@ impl RoutingTable {
         self.cols = cols;
         self.core_cols = core_cols as usize;
         self.core = core;
+        self.flat.clear();
+        if n * n <= MAX_FLAT_CELLS {
+            let flat: Vec<u32> = (0..n * n)
+                .map(|i| {
+                    let (at, dst) = (NodeId((i / n) as u32), NodeId((i % n) as u32));
+                    self.lookup(at, dst).map_or(NONE, |l| l.0)
+                })
+                .collect();
+            self.flat = flat;
+        }
         Ok(())
     }
 }
@@ -324,10 +357,14 @@ mod tests {
         let mut rt = RoutingTable::new(nodes);
         rt.fill_shortest_paths(links).unwrap();
         let oracle = dense_oracle(nodes, links);
+        assert!(!rt.flat.is_empty(), "small tables keep the flat copy");
         for a in 0..nodes {
             for d in 0..nodes {
+                let (at, dst) = (NodeId(a as u32), NodeId(d as u32));
+                // The flat copy and the compact tables give the same answers.
+                assert_eq!(rt.next_hop(at, dst), rt.lookup(at, dst));
                 assert_eq!(
-                    rt.next_hop(NodeId(a as u32), NodeId(d as u32)),
+                    rt.next_hop(at, dst),
                     oracle[a * nodes + d],
                     "at {a} to {d}, links {:?}",
                     links.iter().map(|l| (l.from.0, l.to.0)).collect::<Vec<_>>()
