@@ -223,6 +223,12 @@ impl PacketArena {
         self.slots[id.0 as usize]
     }
 
+    /// Releases the slot without copying the packet out (read it in place before).
+    #[inline]
+    pub fn free(&mut self, id: PacketId) {
+        self.free.push(id.0);
+    }
+
     /// Packets currently alive.
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()

@@ -155,14 +155,12 @@ impl<P: Parts> World<P> {
             }
             Payload::Control => unreachable!("control packets are handled on arrival"),
         }
-        let packet = if self.packets.get(id).ip.is_fragment() {
-            match self.reassembly.add(now, id, &mut self.packets) {
-                Some(p) => p,
-                None => return,
+        if self.packets.get(id).ip.is_fragment() {
+            if let Some(p) = self.reassembly.add(now, id, &mut self.packets) {
+                self.deliver_tcp(now, id, Some(p));
             }
         } else {
-            self.packets.remove(id)
-        };
-        self.deliver_tcp(now, packet);
+            self.deliver_tcp(now, id, None);
+        }
     }
 }

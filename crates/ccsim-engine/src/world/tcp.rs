@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::parts::Parts;
 use crate::probe::Probe;
 use ccsim_core::Time;
-use ccsim_net::{IpHeader, NodeId, Packet, Payload, TcpSegment, DEFAULT_TTL};
+use ccsim_net::{IpHeader, NodeId, Packet, PacketId, Payload, TcpSegment, DEFAULT_TTL};
 
 impl<P: Parts> World<P> {
     /// Sends every segment the sender may send now, then re-arms its timer.
@@ -82,7 +82,15 @@ impl<P: Parts> World<P> {
     }
 
     /// A whole (reassembled) TCP packet reaches its destination endpoint.
-    pub(super) fn deliver_tcp(&mut self, now: Time, packet: Packet) {
+    /// Hands packet `id` to its endpoint: read in place in the arena, not copied out (152 B;
+    /// the copy was ~5 % of a dumbbell run), and freed before the endpoint sends anything, as
+    /// `remove` freed it. A reassembled datagram comes as `reassembled` (its pieces are gone).
+    pub(super) fn deliver_tcp(&mut self, now: Time, id: PacketId, reassembled: Option<Packet>) {
+        let in_place = reassembled.is_none();
+        let packet = match &reassembled {
+            Some(p) => p,
+            None => self.packets.get(id),
+        };
         let f = packet.flow;
         let flow = &mut self.flows[f as usize];
         if packet.to_receiver {
@@ -99,6 +107,9 @@ impl<P: Parts> World<P> {
                 flow.metrics.finish = Some(now);
                 self.finished_flows += 1;
             }
+            if in_place {
+                self.packets.free(id);
+            }
             self.pump_receiver(now, f);
         } else {
             self.probe.on_ack_arrival(now, f, &packet.tcp);
@@ -106,6 +117,9 @@ impl<P: Parts> World<P> {
             self.probe.on_ack_processed(now, f, &flow.sender);
             if let Some(sample) = flow.sender.take_rtt_sample() {
                 flow.metrics.record_rtt(sample);
+            }
+            if in_place {
+                self.packets.free(id);
             }
             self.pump_sender(now, f);
         }
