@@ -10,7 +10,9 @@ run with the exact command recorded in the golden file `validation/golden/ns3/<c
 ccsim side: the Rust-only driver `target/release/ccsim-run` on the equivalent scenario
 (built from the same golden file by `validation/compare_ns3.py`), so neither side pays for a
 Python interpreter; `--with-cli` also times the full `ccsim run` command a user types.
-Each process is measured with wait4(): wall time, and peak resident memory (ru_maxrss).
+Each process is measured with wait4(): wall time, CPU time (user + system, the figure that
+still compares on a machine other jobs load: wall time there counts waiting for a core), and
+peak resident memory (ru_maxrss).
 ccsim runs `--repeat` times (median reported); ns-3 once (it takes 10-300 s per case).
 """
 
@@ -37,8 +39,8 @@ NS3_BIN = ROOT / "validation" / "ns3" / "build" / "dumbbell"
 CCSIM_BIN = ROOT / "target" / "release" / "ccsim-run"
 
 
-def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
-    """Runs `cmd`; returns (wall seconds, ru_maxrss in MB, stdout).
+def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str, float]:
+    """Runs `cmd`; returns (wall seconds, ru_maxrss in MB, stdout, CPU seconds).
 
     The command runs as a child of a small `sh`, never as a fork of this Python process:
     ru_maxrss (and getrusage(RUSAGE_SELF) inside the program) would otherwise count the
@@ -63,7 +65,7 @@ def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
         text = out.read().decode()
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"command failed ({status}): {shlex.join(cmd)}")
-    return wall, ru.ru_maxrss / 1024.0, text
+    return wall, ru.ru_maxrss / 1024.0, text, ru.ru_utime + ru.ru_stime
 
 
 def ensure_ccsim_bin() -> None:
@@ -107,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 scen.write_text(json.dumps(scenario_from_golden(golden)))
                 runs = [measure([str(CCSIM_BIN), str(scen)]) for _ in range(args.repeat)]
                 c_wall = statistics.median(r[0] for r in runs)
+                c_cpu = statistics.median(r[3] for r in runs)
                 c_summary = json.loads(runs[0][2])
                 # Both programs report their own peak RSS (VmHWM / getrusage(RUSAGE_SELF)):
                 # wait4's figure would include the forking Python interpreter.
@@ -132,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                         golden["peak_rss_mb"],
                         golden["events"],
                     )
+                    n_cpu = float("nan")
                     source = "recorded"
                 else:
                     cmd = shlex.split(golden["command"])
@@ -139,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"--out={Path(tmp) / 'ns3.json'}"
                     ]
                     print(f"running ns-3: {case} {cca} ...", file=sys.stderr)
-                    n_wall, _, _ = measure(cmd)
+                    n_wall, _, _, n_cpu = measure(cmd)
                     ns3_out = json.loads((Path(tmp) / "ns3.json").read_text())
                     n_events, n_rss = ns3_out["events"], ns3_out["peak_rss_mb"]
                     source = "measured"
@@ -149,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                     cca,
                     n_wall,
                     c_wall,
+                    n_cpu,
+                    c_cpu,
                     n_rss,
                     c_rss,
                     n_events,
@@ -158,18 +164,21 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
             print(
-                f"{case} {cca}: ns-3 {n_wall:.1f} s, ccsim {c_wall:.3f} s -> {n_wall / c_wall:.0f}x",
+                f"{case} {cca}: ns-3 {n_wall:.1f} s ({n_cpu:.1f} s CPU), ccsim {c_wall:.3f} s "
+                f"({c_cpu:.3f} s CPU) -> {n_wall / c_wall:.0f}x wall, {n_cpu / c_cpu:.0f}x CPU",
                 file=sys.stderr,
             )
     print(
-        "| case | cca | ns-3 wall s | ccsim wall s | speed-up | ns-3 peak RSS MB | ccsim peak RSS MB | "
-        "memory ratio | ns-3 events/s | ccsim events/s | ns-3 side |"
+        "| case | cca | ns-3 wall s | ccsim wall s | speed-up | ns-3 CPU s | ccsim CPU s | "
+        "CPU speed-up | ns-3 peak RSS MB | ccsim peak RSS MB | memory ratio | ns-3 events/s | "
+        "ccsim events/s | ns-3 side |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for case, cca, nw, cw, nr, cr, ne, ce, src, cli in rows:
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for case, cca, nw, cw, nc, cc, nr, cr, ne, ce, src, cli in rows:
         extra = f" (CLI end to end {cli:.2f} s)" if cli else ""
         print(
-            f"| {case} | {cca} | {nw:.1f} | {cw:.3f}{extra} | **{nw / cw:.0f}×** | {nr:.1f} | {cr:.1f} | "
+            f"| {case} | {cca} | {nw:.1f} | {cw:.3f}{extra} | **{nw / cw:.0f}×** | {nc:.1f} | "
+            f"{cc:.3f} | **{nc / cc:.0f}×** | {nr:.1f} | {cr:.1f} | "
             f"{nr / cr:.1f}× less | {ne / nw / 1e3:.0f} k | {ce / cw / 1e6:.1f} M | {src} |"
         )
     return 0

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 cmd = [c for c in shlex.split(golden["command"]) if not c.startswith("--out=")]
                 cmd.append(f"--out={Path(tmp) / 'ns3.json'}")
                 print(f"running ns-3: {ues} UEs ...", file=sys.stderr)
-                n_wall, _, _ = measure(cmd)
+                n_wall, _, _, _ = measure(cmd)
                 ns3_out = json.loads((Path(tmp) / "ns3.json").read_text())
                 n_cpu, n_rss = ns3_out["cpu_s"], ns3_out["peak_rss_mb"]
                 source = "measured"
