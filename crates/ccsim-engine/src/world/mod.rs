@@ -177,6 +177,9 @@ impl<P: Parts> World<P> {
         true
     }
 
+    // Inlined into both run loops, as it was when the world was not generic: one call less
+    // per event (callgrind: ~1 % of instructions on case A).
+    #[inline(always)]
     fn dispatch(&mut self, now: Time, event: Event) {
         match event {
             Event::FlowStart(f) => {
