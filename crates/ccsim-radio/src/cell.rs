@@ -274,6 +274,11 @@ impl Cell {
         u.last_delivery = u.last_delivery.max(last_delivery);
     }
 
+    /// The UE's oldest buffered packet has been partly sent (RLC segmentation).
+    pub fn head_partly_sent(&self, ue: usize) -> bool {
+        self.ues[ue].buffer.head_partly_sent()
+    }
+
     /// Detaches `ue`, handing its buffered packets (oldest first) to `f`. Returns the UE's
     /// in-sequence delivery point, to pass to the target's [`Cell::attach`].
     /// `f` gets `(packet, bytes)` as [`RlcBuffer::drain`].

@@ -262,6 +262,11 @@ impl RlcBuffer {
         self.queue.is_empty()
     }
 
+    /// The head packet has been partly sent (its first segments are in earlier TBs).
+    pub fn head_partly_sent(&self) -> bool {
+        self.head_sent > 0
+    }
+
     /// Drop-tail admission of a packet of `bytes` (IP) bytes.
     pub fn enqueue(&mut self, packet: u32, bytes: u32) -> RlcAdmission {
         if self.bytes + bytes as u64 > self.limit_bytes {
