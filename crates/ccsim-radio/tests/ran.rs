@@ -39,6 +39,13 @@ fn drive(
         ran.on_deadline(t, &mut out);
         // Deliveries are never in the past.
         assert!(out[before..].iter().all(|d| d.at >= t));
+        // Copies of the packets a handover forwards again, oldest first.
+        for i in (before..out.len()).rev() {
+            if out[i].outcome == Outcome::Resend {
+                ran.resend(t, out[i].ue, next_packet, 1500);
+                next_packet += 1;
+            }
+        }
         sample(t, ran);
     }
     out
@@ -256,7 +263,42 @@ fn single_connectivity_hands_over_to_lte_with_a_longer_stall_than_a_dc_switch() 
     assert!(sc_gap >= 0.0085 + 0.004, "{sc_gap}");
     assert!(dc_gap > 0.0049 && dc_gap < 0.0065, "{dc_gap}");
     // SC returns to mmWave too, and no packet is lost.
-    assert!(sc_out.iter().all(|d| d.outcome == Outcome::Delivered));
+    assert!(sc_out
+        .iter()
+        .all(|d| !matches!(d.outcome, Outcome::Lost(_))));
+}
+
+#[test]
+fn rlc_am_forwards_the_unacknowledged_sdus_again_as_ns3_mmwave_does() {
+    let g = seed001_dual_connectivity(5.0);
+    let mut cfg = g.radio_config(&[Technology::Lte, Technology::Mmwave, Technology::Mmwave]);
+    cfg.connectivity = Connectivity::SingleConnectivity;
+    let resent = |cfg: &RadioConfig| {
+        let mut ran = RadioNetwork::new(cfg, 1).unwrap();
+        let out = drive(&mut ran, g.duration, 1_000_000, |_, _| {});
+        let reports = out.iter().filter(|d| d.outcome == Outcome::Resend).count();
+        let log: Vec<u32> = ran.handover_log().iter().map(|h| h.resent).collect();
+        assert_eq!(reports, log.iter().sum::<u32>() as usize);
+        log
+    };
+    let am = resent(&cfg);
+    // mmWave -> LTE: the mmWave cell (~1 Gb/s, 1500 B packets, ~83 per ms) has about
+    // t-StatusProhibit (1 ms) + uplink (2 slots + 0.2 ms decoding = 0.7 ms) of sent,
+    // unacknowledged data: ~140 packets. The 1 ms-TTI LTE cell back to mmWave: fewer packets
+    // but 1 ms + 2 ms + 1 ms of them.
+    println!("resent per handover: {am:?}");
+    assert!(am[0] > 80 && am[0] < 250, "{am:?}");
+    assert!(am[1] > 0, "{am:?}");
+    // A 10 ms t-StatusProhibit (mc-twoenbs.cc) keeps about 10 ms of data unacknowledged.
+    cfg.mmwave.cell.rlc.status_prohibit_us = 10_000;
+    let long = resent(&cfg);
+    assert!(long[0] > 5 * am[0], "{long:?} vs {am:?}");
+    // Off, or RLC UM: nothing is resent.
+    cfg.mmwave.cell.rlc.forward_unacked = false;
+    assert!(resent(&cfg)[0] == 0);
+    cfg.mmwave.cell.rlc.forward_unacked = true;
+    cfg.mmwave.cell.rlc.mode = ccsim_radio::rlc::RlcMode::Um;
+    assert!(resent(&cfg)[0] == 0);
 }
 
 #[test]

@@ -138,9 +138,23 @@ impl RadioNetwork {
         // RLC AM rebuilds whole SDUs from its transmitted and retransmission buffers.
         let um_fragment = self.cells[from].config().rlc.mode == RlcMode::Um
             && self.cells[from].head_partly_sent(u);
+        let forward = self.handover.x2_forwarding;
+        // Sent but not yet acknowledged (RLC AM): forwarded again, ahead of the rest. The
+        // caller makes the copies (`Outcome::Resend`, then `RadioNetwork::resend`).
+        let mut resent = 0u32;
+        if forward {
+            self.cells[from].drain_unacked(u, now, |p| {
+                resent += 1;
+                out.push(Delivery {
+                    packet: p,
+                    ue: u as u32,
+                    at: now,
+                    outcome: Outcome::Resend,
+                })
+            });
+        }
         let scratch = &mut self.scratch_packets;
         let last = self.cells[from].detach(u, |p, b| scratch.push((p, b)));
-        let forward = self.handover.x2_forwarding;
         let x2 = Time::from_micros(self.handover.x2_latency_us);
         let available = now
             + if forward {
@@ -186,6 +200,7 @@ impl RadioNetwork {
             to,
             forwarded,
             lost,
+            resent,
         });
     }
 }

@@ -42,6 +42,8 @@ pub struct HandoverRecord {
     pub forwarded: u32,
     /// Packets lost (flushed, or the target buffer was full).
     pub lost: u32,
+    /// Packets sent but not yet acknowledged at the source, forwarded again (RLC AM).
+    pub resent: u32,
 }
 
 /// A UE's radio state for probes.
@@ -251,6 +253,15 @@ impl RadioNetwork {
         let u = ue as usize;
         let s = self.ues[u].serving;
         self.cells[s].enqueue(now, u, packet, bytes)
+    }
+
+    /// Sends again, through the UE's serving cell and ahead of its buffered packets, a copy
+    /// (`packet`, a new id) of a packet the RAN reported as [`crate::Outcome::Resend`] at a
+    /// handover. Call it for those reports in reverse order so the oldest goes first.
+    pub fn resend(&mut self, now: Time, ue: u32, packet: u32, bytes: u32) -> Admission {
+        let u = ue as usize;
+        let s = self.ues[u].serving;
+        self.cells[s].push_front(now, u, packet, bytes)
     }
 
     /// Arrival time at the serving cell of an uplink packet (a TCP ACK) sent by `ue` at `now`:
