@@ -20,7 +20,8 @@
 use crate::amc::{AmcModel, FrameConfig};
 use crate::fading::{max_doppler_hz, FadingConfig, FadingProcess};
 use crate::link_adaptation::{draw_tb_outcome_sinr, mcs_efficiency, LinkAdaptationConfig};
-use crate::rlc::{draw_tb_outcome, HarqConfig, RlcAdmission, RlcBuffer, RlcConfig};
+use crate::rlc::{draw_tb_outcome, HarqConfig, RlcAdmission, RlcBuffer, RlcConfig, RlcMode};
+use crate::rlc_am::UnackedWindow;
 use crate::scheduler::{Demand, Scheduler, SchedulerConfig};
 use ccsim_core::{RngStream, Time};
 use serde::{Deserialize, Serialize};
@@ -129,6 +130,11 @@ pub enum LossReason {
 pub enum Outcome {
     Delivered,
     Lost(LossReason),
+    /// A packet already reported `Delivered` that a handover forwarded again (RLC AM SDUs
+    /// sent but not yet acknowledged, [`crate::rlc_am::UnackedWindow`]): the caller sends a
+    /// copy through the UE's new cell with [`crate::RadioNetwork::resend`]. `at` is the
+    /// handover time.
+    Resend,
 }
 
 /// A packet leaving the radio: delivered to the UE at `at`, or lost (decided at `at`).
@@ -176,6 +182,7 @@ struct CellUe {
     delivered_bytes: u64,
     /// The link's fading process (with `fading.enabled`).
     fading: Option<FadingProcess>,
+    unacked: UnackedWindow,
 }
 
 /// Per-UE view of a cell.
@@ -224,6 +231,11 @@ impl Cell {
             head_lost: false,
             delivered_bytes: 0,
             fading: None,
+            unacked: UnackedWindow::with_capacity(if config.rlc.forward_unacked {
+                1024
+            } else {
+                0
+            }),
         };
         let mut ues = vec![ue; n_ues];
         if config.fading.enabled {
@@ -274,6 +286,31 @@ impl Cell {
         u.last_delivery = u.last_delivery.max(last_delivery);
     }
 
+    /// The UE's oldest buffered packet has been partly sent (RLC segmentation).
+    pub fn head_partly_sent(&self, ue: usize) -> bool {
+        self.ues[ue].buffer.head_partly_sent()
+    }
+
+    /// Hands the UE's SDUs sent but not yet acknowledged at `now` to `f` (oldest first), as
+    /// [`UnackedWindow::drain_unacked`]; empty unless RLC AM with `forward_unacked`.
+    pub fn drain_unacked(&mut self, ue: usize, now: Time, f: impl FnMut(u32)) {
+        self.ues[ue].unacked.drain_unacked(now, f);
+    }
+
+    /// Puts a forwarded SDU at the head of the UE's buffer ([`RlcBuffer::push_front`]).
+    pub fn push_front(&mut self, now: Time, ue: usize, packet: u32, bytes: u32) -> Admission {
+        let u = &mut self.ues[ue];
+        let was_empty = u.buffer.is_empty();
+        if u.buffer.push_front(packet, bytes) == RlcAdmission::Dropped {
+            self.counters.dropped_packets += 1;
+            return Admission::Dropped;
+        }
+        if was_empty {
+            u.ready_at = now.max(u.available_from);
+        }
+        Admission::Accepted
+    }
+
     /// Detaches `ue`, handing its buffered packets (oldest first) to `f`. Returns the UE's
     /// in-sequence delivery point, to pass to the target's [`Cell::attach`].
     /// `f` gets `(packet, bytes)` as [`RlcBuffer::drain`].
@@ -281,6 +318,7 @@ impl Cell {
         let u = &mut self.ues[ue];
         u.attached = false;
         u.buffer.drain(f);
+        u.unacked.drain_unacked(Time::ZERO, |_| {});
         u.head_lost = false;
         u.last_delivery
     }
@@ -435,6 +473,12 @@ impl Cell {
         let base_delay = slot
             + Time(self.slot_ns * self.config.sched_latency_slots as u64)
             + Time::from_micros(self.config.harq.decode_latency_us);
+        let track_unacked = self.config.rlc.forward_unacked && self.config.rlc.mode == RlcMode::Am;
+        // The status report leaves the UE within t-StatusProhibit and takes the uplink
+        // (UlSchedDelay 1 slot + 1 slot + decoding) to reach the eNB.
+        let status_delay = Time::from_micros(
+            self.config.rlc.status_prohibit_us + self.config.harq.decode_latency_us,
+        ) + Time(2 * self.slot_ns);
         let mut busy = false;
         for j in 0..self.demands.len() {
             let (ue, units) = (self.demands[j].ue, self.grants[j]);
@@ -499,6 +543,7 @@ impl Cell {
                 head_lost,
                 last_delivery,
                 delivered_bytes,
+                unacked,
                 ..
             } = u;
             buffer.take(tb_bytes, |seg| {
@@ -524,6 +569,9 @@ impl Cell {
                     } else {
                         let at = (*head_ready).max(*last_delivery);
                         *last_delivery = at;
+                        if track_unacked {
+                            unacked.push(slot_start, seg.packet, at + status_delay);
+                        }
                         c.delivered_packets += 1;
                         out.push(Delivery {
                             packet: seg.packet,

@@ -75,8 +75,25 @@ pub struct HandoverConfig {
     #[serde(default = "default_x2")]
     pub x2_latency_us: u64,
     /// Forward the source cell's RLC buffer to the target over X2 (true), or discard it.
+    /// ns3-mmwave forwards (`UeManager::ForwardRlcBuffers`): RLC AM whole SDUs, RLC UM its
+    /// transmission buffer (a partly sent SDU is lost).
     #[serde(default = "default_true")]
     pub x2_forwarding: bool,
+    /// One RRC message (µs): 500 µs, ns-3 `LteRrcProtocolIdeal` (`RRC_IDEAL_MSG_DELAY`). Part
+    /// of the stall of a handover decided because the serving link is in outage.
+    #[serde(default = "default_rrc_message")]
+    pub rrc_message_us: u64,
+    /// A UE on LTE returns to mmWave once the best mmWave SINR is this far (dB) above the
+    /// outage threshold: 2 dB, ns3-mmwave `LteEnbRrc` (`m_outageThreshold + 2`).
+    #[serde(default = "default_lte_return_margin")]
+    pub lte_return_margin_db: f64,
+}
+
+fn default_rrc_message() -> u64 {
+    500
+}
+fn default_lte_return_margin() -> f64 {
+    2.0
 }
 
 fn default_mode() -> TttMode {
@@ -135,6 +152,8 @@ impl Default for HandoverConfig {
             dc_switch_us: default_dc_switch(),
             x2_latency_us: default_x2(),
             x2_forwarding: true,
+            rrc_message_us: default_rrc_message(),
+            lte_return_margin_db: default_lte_return_margin(),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! | [`sinr`] | link budget, thermal noise, SINR with interference |
 //! | [`amc`] | TS 38.214 CQI tables, capped Shannon, numerology → bytes per slot |
 //! | [`rlc`] | RLC buffer (drop-tail), HARQ/ARQ delay and residual loss |
+//! | [`rlc_am`] | RLC AM: unacknowledged SDUs forwarded at handover; a full AM entity |
 //! | [`scheduler`] | round robin and proportional fair per slot, Jain's index |
 //! | [`handover`] | fixed/dynamic TTT, outage, vertical handover outage |
 //! | [`trace`] | Mahimahi traces: parse, loop, generate, convert, trace-driven link |
@@ -33,6 +34,7 @@ pub mod mobility;
 pub mod pathloss;
 pub mod ran;
 pub mod rlc;
+pub mod rlc_am;
 pub mod scenarios;
 pub mod scheduler;
 pub mod sinr;

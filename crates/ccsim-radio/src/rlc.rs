@@ -48,6 +48,23 @@ pub struct RlcConfig {
     /// Probability that a TB is lost despite HARQ/ARQ (residual loss seen by TCP).
     #[serde(default)]
     pub residual_loss: f64,
+    /// `t-StatusProhibit` (µs): 1 ms in the ns3-mmwave TCP examples (10 ms in
+    /// `mc-twoenbs.cc`). With `PollPdu` = 1 (ns-3 `LteRlcAm`) every PDU polls, so a status
+    /// report leaves at most this long after the data arrives.
+    #[serde(default = "default_status_prohibit")]
+    pub status_prohibit_us: u64,
+    /// RLC AM: at a handover also forward the SDUs sent but not yet acknowledged by a status
+    /// report, which the UE then receives twice (ns3-mmwave `ForwardRlcBuffers`; see
+    /// [`crate::rlc_am`]). Off: only the untransmitted SDUs move.
+    #[serde(default = "default_forward_unacked")]
+    pub forward_unacked: bool,
+}
+
+fn default_status_prohibit() -> u64 {
+    1_000
+}
+fn default_forward_unacked() -> bool {
+    true
 }
 
 fn default_mode() -> RlcMode {
@@ -71,6 +88,8 @@ impl Default for RlcConfig {
             retx_delay_us: default_retx_delay(),
             max_retx: default_max_retx(),
             residual_loss: 0.0,
+            status_prohibit_us: default_status_prohibit(),
+            forward_unacked: default_forward_unacked(),
         }
     }
 }
@@ -262,6 +281,11 @@ impl RlcBuffer {
         self.queue.is_empty()
     }
 
+    /// The head packet has been partly sent (its first segments are in earlier TBs).
+    pub fn head_partly_sent(&self) -> bool {
+        self.head_sent > 0
+    }
+
     /// Drop-tail admission of a packet of `bytes` (IP) bytes.
     pub fn enqueue(&mut self, packet: u32, bytes: u32) -> RlcAdmission {
         if self.bytes + bytes as u64 > self.limit_bytes {
@@ -307,6 +331,26 @@ impl RlcBuffer {
             }
         }
         taken
+    }
+
+    /// Puts `packet` at the head (before any untouched packet), e.g. an SDU forwarded again
+    /// at a handover, which ns3-mmwave sends before the untransmitted ones. Drop-tail
+    /// admission applies.
+    pub fn push_front(&mut self, packet: u32, bytes: u32) -> RlcAdmission {
+        if self.bytes + bytes as u64 > self.limit_bytes {
+            self.drops += 1;
+            self.dropped_bytes += bytes as u64;
+            return RlcAdmission::Dropped;
+        }
+        let sdu = Sdu { packet, bytes };
+        if self.head_sent > 0 {
+            self.queue.insert(1, sdu);
+        } else {
+            self.queue.push_front(sdu);
+        }
+        self.bytes += bytes as u64;
+        self.max_bytes = self.max_bytes.max(self.bytes);
+        RlcAdmission::Accepted
     }
 
     /// Removes every packet (oldest first) as `(packet, bytes)`, e.g. for X2 forwarding at

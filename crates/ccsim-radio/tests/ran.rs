@@ -39,6 +39,13 @@ fn drive(
         ran.on_deadline(t, &mut out);
         // Deliveries are never in the past.
         assert!(out[before..].iter().all(|d| d.at >= t));
+        // Copies of the packets a handover forwards again, oldest first.
+        for i in (before..out.len()).rev() {
+            if out[i].outcome == Outcome::Resend {
+                ran.resend(t, out[i].ue, next_packet, 1500);
+                next_packet += 1;
+            }
+        }
         sample(t, ran);
     }
     out
@@ -215,6 +222,111 @@ fn dual_connectivity_falls_back_to_lte_in_outage() {
         techs.push(r.ue_probe(0, t).serving_technology)
     });
     assert!(techs.iter().all(|&t| t == Technology::Mmwave));
+}
+
+/// The first delivery (s) at or after `t`.
+fn first_after(out: &[Delivery], t: f64) -> f64 {
+    out.iter()
+        .filter(|d| d.outcome == Outcome::Delivered)
+        .map(|d| d.at.as_secs_f64())
+        .filter(|&x| x >= t)
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn single_connectivity_hands_over_to_lte_with_a_longer_stall_than_a_dc_switch() {
+    let g = seed001_dual_connectivity(5.0);
+    let mut cfg = g.radio_config(&[Technology::Lte, Technology::Mmwave, Technology::Mmwave]);
+    let mut run = |c: Connectivity| {
+        cfg.connectivity = c;
+        let mut ran = RadioNetwork::new(&cfg, 1).unwrap();
+        let out = drive(&mut ran, g.duration, 1_000_000, |_, _| {});
+        let to_lte = ran
+            .handover_log()
+            .iter()
+            .find(|h| h.to == 0)
+            .copied()
+            .expect("a handover to LTE");
+        let t = to_lte.at.as_secs_f64();
+        (to_lte, first_after(&out, t + 0.001) - t, out)
+    };
+    let (sc, sc_gap, sc_out) = run(Connectivity::SingleConnectivity);
+    let (dc, dc_gap, _) = run(Connectivity::DualConnectivity);
+    // Both leave mmWave at the same outage instant (t ≈ 6.6 s) and forward the buffer.
+    assert_eq!(sc.at, dc.at);
+    assert!(sc.forwarded > 0 && sc.lost == 0);
+    // The mmWave TBs in flight land within 1 ms; the first LTE delivery comes after the
+    // stall plus LTE's pipeline (slot + 2 slots of scheduling latency + 1 ms decoding = 4 ms).
+    // DC: a 1 ms switch; SC: 3 X2 messages (1 ms each) + one RRC message (0.5 ms) + RACH
+    // (5 ms) = 8.5 ms.
+    println!("first LTE delivery after the switch: SC {sc_gap:.4} s, DC {dc_gap:.4} s");
+    assert!(sc_gap >= 0.0085 + 0.004, "{sc_gap}");
+    assert!(dc_gap > 0.0049 && dc_gap < 0.0065, "{dc_gap}");
+    // SC returns to mmWave too, and no packet is lost.
+    assert!(sc_out
+        .iter()
+        .all(|d| !matches!(d.outcome, Outcome::Lost(_))));
+}
+
+#[test]
+fn rlc_am_forwards_the_unacknowledged_sdus_again_as_ns3_mmwave_does() {
+    let g = seed001_dual_connectivity(5.0);
+    let mut cfg = g.radio_config(&[Technology::Lte, Technology::Mmwave, Technology::Mmwave]);
+    cfg.connectivity = Connectivity::SingleConnectivity;
+    let resent = |cfg: &RadioConfig| {
+        let mut ran = RadioNetwork::new(cfg, 1).unwrap();
+        let out = drive(&mut ran, g.duration, 1_000_000, |_, _| {});
+        let reports = out.iter().filter(|d| d.outcome == Outcome::Resend).count();
+        let log: Vec<u32> = ran.handover_log().iter().map(|h| h.resent).collect();
+        assert_eq!(reports, log.iter().sum::<u32>() as usize);
+        log
+    };
+    let am = resent(&cfg);
+    // mmWave -> LTE: the mmWave cell (~1 Gb/s, 1500 B packets, ~83 per ms) has about
+    // t-StatusProhibit (1 ms) + uplink (2 slots + 0.2 ms decoding = 0.7 ms) of sent,
+    // unacknowledged data: ~140 packets. The 1 ms-TTI LTE cell back to mmWave: fewer packets
+    // but 1 ms + 2 ms + 1 ms of them.
+    println!("resent per handover: {am:?}");
+    assert!(am[0] > 80 && am[0] < 250, "{am:?}");
+    assert!(am[1] > 0, "{am:?}");
+    // A 10 ms t-StatusProhibit (mc-twoenbs.cc) keeps about 10 ms of data unacknowledged.
+    cfg.mmwave.cell.rlc.status_prohibit_us = 10_000;
+    let long = resent(&cfg);
+    assert!(long[0] > 5 * am[0], "{long:?} vs {am:?}");
+    // Off, or RLC UM: nothing is resent.
+    cfg.mmwave.cell.rlc.forward_unacked = false;
+    assert!(resent(&cfg)[0] == 0);
+    cfg.mmwave.cell.rlc.forward_unacked = true;
+    cfg.mmwave.cell.rlc.mode = ccsim_radio::rlc::RlcMode::Um;
+    assert!(resent(&cfg)[0] == 0);
+}
+
+#[test]
+fn rlc_um_loses_the_partly_sent_packet_at_a_handover_am_does_not() {
+    let g = seed001_dual_connectivity(5.0);
+    let mut cfg = g.radio_config(&[Technology::Lte, Technology::Mmwave, Technology::Mmwave]);
+    cfg.connectivity = Connectivity::SingleConnectivity;
+    // No HARQ errors: every loss below comes from the handovers.
+    cfg.mmwave.cell.harq.enabled = false;
+    cfg.lte.cell.harq.enabled = false;
+    let lost = |cfg: &RadioConfig| {
+        let mut ran = RadioNetwork::new(cfg, 1).unwrap();
+        let out = drive(&mut ran, g.duration, 1_000_000, |_, _| {});
+        let n = out
+            .iter()
+            .filter(|d| d.outcome == Outcome::Lost(LossReason::HandoverFlush))
+            .count();
+        (n, ran.handover_log().len())
+    };
+    let (am_lost, am_hos) = lost(&cfg);
+    cfg.mmwave.cell.rlc.mode = ccsim_radio::rlc::RlcMode::Um;
+    cfg.lte.cell.rlc.mode = ccsim_radio::rlc::RlcMode::Um;
+    let (um_lost, um_hos) = lost(&cfg);
+    assert_eq!(am_lost, 0);
+    assert!(am_hos >= 2 && um_hos == am_hos);
+    // 1500-byte packets do not fit the TBs exactly, so a head is partly sent at most
+    // handovers: at most one packet lost per handover.
+    assert!(um_lost >= 1 && um_lost <= um_hos, "{um_lost} of {um_hos}");
 }
 
 #[test]

@@ -383,11 +383,21 @@ fn validate(c: &RadioConfig) -> Result<(), ScenarioError> {
         "radio.handover.measurement_period_us".into(),
         || "must be positive".into(),
     )?;
-    if c.connectivity == Connectivity::DualConnectivity {
+    if c.connectivity.uses_lte() {
+        let mode = if c.connectivity == Connectivity::DualConnectivity {
+            "dual_connectivity"
+        } else {
+            "single_connectivity"
+        };
         check(
             c.sites.iter().any(|s| s.technology == Technology::Lte),
             "radio.connectivity".into(),
-            || "dual_connectivity needs a site with technology = \"lte\"".into(),
+            || {
+                format!(
+                    "{mode} needs a site with technology = \"lte\" (allowed without one: \
+                     standalone)"
+                )
+            },
         )?;
     }
     Ok(())
@@ -545,6 +555,10 @@ dst = "ue0"
         let e =
             scenario_from_toml(MINI, &["radio.connectivity=dual_connectivity".into()]).unwrap_err();
         assert_eq!(e.path, "radio.connectivity");
+        let e = scenario_from_toml(MINI, &["radio.connectivity=single_connectivity".into()])
+            .unwrap_err();
+        assert_eq!(e.path, "radio.connectivity");
+        assert!(e.to_string().contains("single_connectivity needs"), "{e}");
         let e = scenario_from_toml(MINI, &["radio.mmwave.cell.harq.bler=1.5".into()]).unwrap_err();
         assert_eq!(e.path, "radio.mmwave.cell.harq.bler");
     }

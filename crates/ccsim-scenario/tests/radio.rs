@@ -359,3 +359,47 @@ fn data_held_through_an_outage_leaves_at_the_cell_rate() {
         .collect();
     assert!(after.iter().any(|b| *b > 1_000_000), "{after:?}");
 }
+
+/// Seed 001 in single connectivity at 10 m/s: the building's outage makes the UE hand over
+/// mmWave -> LTE at 2.8 s and back at 5.3 s, forwarding its RLC buffer over X2.
+fn single_connectivity(extra: &[&str]) -> Summary {
+    let mut ov = vec!["radio.connectivity=single_connectivity"];
+    ov.extend_from_slice(extra);
+    run("seed001_dual_connectivity.toml", &ov).0
+}
+
+#[test]
+fn a_handover_that_loses_data_is_a_tcp_loss_episode_lossless_forwarding_is_not() {
+    let hos = |s: &Summary| s.radio.as_ref().unwrap().handovers.clone().unwrap();
+    // RLC AM with X2 forwarding (ns3-mmwave's default): thousands of packets move to LTE,
+    // the unacknowledged ones are sent again, nothing is lost, and TCP never retransmits.
+    let am = single_connectivity(&[]);
+    let h = hos(&am);
+    assert_eq!(
+        h.iter().map(|h| (h.from, h.to)).collect::<Vec<_>>(),
+        [(1, 0), (0, 1)]
+    );
+    assert!(
+        h[0].forwarded > 1000 && h[0].lost == 0 && h[0].resent > 0,
+        "{h:?}"
+    );
+    let f = &am.flows[0];
+    assert_eq!((f.retx_segments, f.timeouts, f.fast_recoveries), (0, 0, 0));
+    // RLC UM: the SDU being segmented when the UE leaves is lost (ns3-mmwave forwards UM's
+    // transmission buffer only), and TCP pays for that one packet with retransmissions and
+    // timeouts.
+    let um = single_connectivity(&[
+        "radio.mmwave.cell.rlc.mode=um",
+        "radio.lte.cell.rlc.mode=um",
+    ]);
+    let lost: u32 = hos(&um).iter().map(|h| h.lost).sum();
+    let f = &um.flows[0];
+    assert!(lost >= 1, "{:?}", hos(&um));
+    assert!(f.retx_segments > 0 && f.timeouts > 0, "{f:?}");
+    assert!(f.goodput_mbps < 0.5 * am.flows[0].goodput_mbps);
+    // A 1 MiB LTE buffer cannot take the forwarded megabytes: the overflow is lost.
+    let small = single_connectivity(&["radio.lte.cell.rlc.buffer_bytes=1048576"]);
+    let ue = &small.radio.as_ref().unwrap().ues[0];
+    assert!(ue.lost_forward_overflow > 1000, "{ue:?}");
+    assert!(small.flows[0].retx_segments >= ue.lost_forward_overflow);
+}
