@@ -3,6 +3,7 @@ here, so the verdict logic is tested without simulating)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,16 @@ def test_jfi_rows_compare_with_the_papers_values(
         "Jain's index, per-packet": "no",
         "Jain's index, per-flow": "yes",
     }
+
+
+def test_a_cached_run_takes_the_asking_studys_labels(tmp_path: Path) -> None:
+    """Fig. 3's CUBIC/OLSR point is Fig. 2's 100-UE OLSR point (same scenario, same key):
+    the cached run must come back under the labels of the study that asks for it."""
+    from types import SimpleNamespace
+
+    cached = _run({"cca": "cubic", "routing": "olsr"}, 1, [20.0], [30.0], 0.8)
+    (tmp_path / "k1.json").write_text(json.dumps(cached))
+    task = SimpleNamespace(key="k1", labels={"routing": "olsr", "ues": 100}, seed=1)
+    r = t4.run_one(task, tmp_path)
+    assert r["labels"] == {"routing": "olsr", "ues": 100}
+    assert r["fct_s"] == [20.0]

@@ -38,7 +38,9 @@ def run_one(task: Any, cache: Path = CACHE) -> Run:
 
     path = cache / f"{task.key}.json"
     if path.exists():
-        return json.loads(path.read_text())
+        # The key is the resolved scenario + seed: another study's identical point (Fig. 3's
+        # CUBIC/OLSR is Fig. 2's 100-UE OLSR) is the same run under this study's labels.
+        return {**json.loads(path.read_text()), "labels": task.labels, "seed": task.seed}
     sim = build(task.fmt, task.text, task.overrides, task.base_dir)
     sim.run_until(sim.duration_s)
     s = json.loads(sim.summary_json())
