@@ -102,6 +102,63 @@ def report_modena(rs: list[dict]) -> None:
     t4.panel_figure(panels, IMG / "seed004_modena.png")
 
 
+def markdown_tables(root: Path = ROOT) -> str:
+    """The per-figure tables docs/mesh.md quotes (cached runs only)."""
+
+    def rows(name: str, keys: list[tuple[str, dict]]) -> list[str]:
+        rs = t4.runs(name, 2, root=root, cached_only=True)
+        out = []
+        for label, sel in keys:
+            for r, lab in t4.ROUTING_LABEL.items():
+                q = {**sel, "routing": r}
+                if not t4.seeds_of(rs, **q):
+                    continue
+                udp = [
+                    x["mesh"]["udp"]["delivered_pct"]
+                    for x in rs
+                    if t4._match(x, q) and "udp" in x["mesh"]
+                ]
+                extra = f" | {t4.mean(udp):.1f} %" if udp else ""
+                out.append(
+                    f"| {label} | {lab} | {t4.stick(t4.pooled(rs, 'fct_s', **q))} | "
+                    f"{t4.stick(t4.pooled(rs, 'rtt_mean_ms', **q))} | {t4.jfi(rs, **q):.2f} | "
+                    f"{','.join(map(str, t4.seeds_of(rs, **q)))}{extra} |"
+                )
+        return out
+
+    head = "| {} | routing | finish time s | RTT ms | JFI | seeds |{}\n|---|---|---|---|---|---|{}"
+    parts = [
+        "Grid, CUBIC (Fig. 2):\n\n"
+        + head.format("UEs", "", "")
+        + "\n"
+        + "\n".join(rows("fig2", [(str(u), {"ues": u}) for u in (25, 50, 75, 100)])),
+        "Grid, 100 UEs, per TCP (Fig. 3):\n\n"
+        + head.format("TCP", "", "")
+        + "\n"
+        + "\n".join(rows("fig3", [(c, {"cca": c}) for c in t4.CCAS])),
+        "Grid, 100 UEs, UDP background load (Figs. 6-7; last column: UDP delivered/injected):\n\n"
+        + head.format("TCP, UDP load", " UDP |", "---|")
+        + "\n"
+        + "\n".join(
+            rows(
+                "fig6_7",
+                [
+                    (f"{c} {u} Mb/s", {"cca": c, "udp_mbps": u})
+                    for c in ("vegas", "highspeed")
+                    for u in (60, 600, 1200)
+                ],
+            )
+        ),
+        "Modena, 75 CUBIC downloads (Figs. 9-14):\n\n"
+        + head.format("topology", "", "")
+        + "\n"
+        + "\n".join(
+            rows("modena", [(t, {"topology": t}) for t in ("modena_tree", "modena_redundant")])
+        ),
+    ]
+    return "\n\n".join(parts)
+
+
 def write_doc_sections(cached: bool) -> Path:
     """Rewrites the seed 004 rows and section of docs/reproductions.md (the rest is kept)."""
     from ccsim import papers
@@ -146,6 +203,7 @@ def main() -> None:
     ap.add_argument("--seeds", nargs="*", type=int, help="only these of the studies' seeds")
     ap.add_argument("--cached", action="store_true", help="use only runs already cached")
     ap.add_argument("--doc", action="store_true", help="rewrite docs/reproductions.md's seed 004")
+    ap.add_argument("--markdown", action="store_true", help="print docs/mesh.md's tables (cached)")
     args = ap.parse_args()
     report = {
         "fig2": report_fig2,
@@ -153,6 +211,9 @@ def main() -> None:
         "fig6_7": report_fig6_7,
         "modena": report_modena,
     }
+    if args.markdown:
+        print(markdown_tables())
+        return
     for name in args.only:
         rs = t4.runs(name, args.workers, args.seeds, root=ROOT, cached_only=args.cached)
         if rs:
