@@ -2,171 +2,87 @@
 """Seed 004's figures and the paper-vs-ccsim numbers, from the study files.
 
 Runs every point of studies/seed004_{fig2,fig3,fig6_7,modena}.toml (or those given), caching
-each run's summary under results/seed004/<run key>.json so a second call only redraws, then
-writes docs/img/seed004_*.png (candlesticks: box p20-p80, whiskers min/max, mean as a line)
-and prints the per-group numbers docs/mesh.md quotes.
+each run's summary under results/seed004/<run key>.json (ccsim.targets_seed004, shared with
+`ccsim reproduce seed004-*`) so a second call only redraws, then writes docs/img/seed004_*.png
+(candlesticks: box p20-p80, whiskers min/max, mean as a line) and prints the per-group
+numbers docs/mesh.md quotes.
 
-    python experiments/seed004_figures.py [--workers 2] [--only fig2 modena]
+    python experiments/seed004_figures.py [--workers 2] [--only fig2 modena] [--seeds 1 2]
+    python experiments/seed004_figures.py --cached --doc   # no new runs; rewrite the seed 004
+                                                           # sections of docs/reproductions.md
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-from concurrent.futures import ThreadPoolExecutor
+import re
 from pathlib import Path
 
-import numpy as np
-
-from ccsim.study import load_study
-from ccsim.study_run import make_tasks
-from ccsim.study_worker import build
+from ccsim import targets_seed004 as t4
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / "results" / "seed004"
 IMG = ROOT / "docs" / "img"
-STUDIES = {
-    "fig2": "studies/seed004_fig2.toml",
-    "fig3": "studies/seed004_fig3.toml",
-    "fig6_7": "studies/seed004_fig6_7.toml",
-    "modena": "studies/seed004_modena.toml",
-}
-ROUTING_LABEL = {"olsr": "OLSR", "bp_per_packet": "per-packet", "bp_per_flow": "per-flow"}
-
-
-def run_one(task) -> dict:  # noqa: ANN001
-    path = CACHE / f"{task.key}.json"
-    if path.exists():
-        return json.loads(path.read_text())
-    sim = build(task.fmt, task.text, task.overrides, task.base_dir)
-    sim.run_until(sim.duration_s)
-    s = json.loads(sim.summary_json())
-    out = {
-        "labels": task.labels,
-        "seed": task.seed,
-        "duration_s": s["duration_s"],
-        "events": s["events"],
-        "mesh": {k: v for k, v in s["mesh"].items() if k != "nodes"},
-        "fct_s": [f["fct_s"] for f in s["flows"]],
-        "rtt_mean_ms": [f["rtt_mean_ms"] for f in s["flows"]],
-    }
-    CACHE.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out))
-    return out
-
-
-def runs(name: str, workers: int, seeds: list[int] | None = None) -> list[dict]:
-    tasks = [t for _, t in make_tasks(load_study(ROOT / STUDIES[name]))]
-    if seeds:
-        tasks = [t for t in tasks if t.seed in seeds]
-    with ThreadPoolExecutor(workers) as ex:
-        return list(ex.map(run_one, tasks))
-
-
-def pooled(rs: list[dict], metric: str, **labels: object) -> list[float]:
-    """Per-flow values over every seed of the runs matching `labels` (None = unfinished)."""
-    out: list[float] = []
-    for r in rs:
-        if all(r["labels"].get(k) == v for k, v in labels.items()):
-            out += [x for x in r[metric] if x is not None]
-    return out
-
-
-def jfi(rs: list[dict], **labels: object) -> float:
-    """Mean over seeds of Jain's index of goodput (bytes / finish time)."""
-    v = [
-        r["mesh"]["jain_goodput"]
-        for r in rs
-        if all(r["labels"].get(k) == val for k, val in labels.items())
-    ]
-    return float(np.mean(v)) if v else float("nan")
-
-
-def stick(v: list[float]) -> str:
-    if not v:
-        return "-"
-    a = np.asarray(v)
-    p20, p80 = np.percentile(a, [20, 80])
-    return f"{a.mean():.1f} [{p20:.1f}-{p80:.1f}] max {a.max():.1f}"
-
-
-def panel_figure(panels: list[tuple[str, str, dict[str, list[float]]]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from ccsim.plots import draw_candlesticks
-
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4), squeeze=False)
-    for ax, (title, ylabel, groups) in zip(axes[0], panels):
-        draw_candlesticks(ax, groups, ylabel)
-        ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    IMG.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
 
 
 def report_fig2(rs: list[dict]) -> None:
     print("## Fig. 2 (grid, CUBIC): finish time s / RTT ms, mean [p20-p80] max; JFI; unfinished")
     panels = []
-    for ues in (25, 50, 75, 100):
+    for ues in sorted({r["labels"]["ues"] for r in rs}):
         fct, rtt = {}, {}
-        for r, lab in ROUTING_LABEL.items():
-            fct[lab] = pooled(rs, "fct_s", routing=r, ues=ues)
-            rtt[lab] = pooled(rs, "rtt_mean_ms", routing=r, ues=ues)
-            unfinished = sum(
-                x is None
-                for q in rs
-                if q["labels"] == {"routing": r, "ues": ues}
-                for x in q["fct_s"]
-            )
+        for r, lab in t4.ROUTING_LABEL.items():
+            fct[lab] = t4.pooled(rs, "fct_s", routing=r, ues=ues)
+            rtt[lab] = t4.pooled(rs, "rtt_mean_ms", routing=r, ues=ues)
             print(
-                f"{ues:>3} UEs {lab:<11} FT {stick(fct[lab]):<28} RTT {stick(rtt[lab]):<28} "
-                f"JFI {jfi(rs, routing=r, ues=ues):.2f} unfinished {unfinished}"
+                f"{ues:>3} UEs {lab:<11} FT {t4.stick(fct[lab]):<28} RTT "
+                f"{t4.stick(rtt[lab]):<28} JFI {t4.jfi(rs, routing=r, ues=ues):.2f} "
+                f"unfinished {t4.unfinished(rs, routing=r, ues=ues)} "
+                f"seeds {t4.seeds_of(rs, routing=r, ues=ues)}"
             )
         panels.append((f"{ues} UEs", "finish time (s)", fct))
         if ues == 100:
             panels.append(("100 UEs", "mean RTT (ms)", rtt))
-    panel_figure(panels, IMG / "seed004_fig2.png")
+    t4.panel_figure(panels, IMG / "seed004_fig2.png")
 
 
 def report_fig3(rs: list[dict]) -> None:
     print("## Fig. 3 (grid, 100 UEs): per CCA and routing")
     fct, rtt = {}, {}
-    for cca in ("newreno", "cubic", "highspeed", "westwood", "hybla", "scalable", "vegas"):
-        for r, lab in ROUTING_LABEL.items():
+    for cca in t4.CCAS:
+        for r, lab in t4.ROUTING_LABEL.items():
             key = f"{cca} {lab}"
-            fct[key] = pooled(rs, "fct_s", cca=cca, routing=r)
-            rtt[key] = pooled(rs, "rtt_mean_ms", cca=cca, routing=r)
+            fct[key] = t4.pooled(rs, "fct_s", cca=cca, routing=r)
+            rtt[key] = t4.pooled(rs, "rtt_mean_ms", cca=cca, routing=r)
+            if not fct[key]:
+                continue
             print(
-                f"{cca:<10} {lab:<11} FT {stick(fct[key]):<28} RTT {stick(rtt[key]):<28} "
-                f"JFI {jfi(rs, cca=cca, routing=r):.2f}"
+                f"{cca:<10} {lab:<11} FT {t4.stick(fct[key]):<28} RTT {t4.stick(rtt[key]):<28} "
+                f"JFI {t4.jfi(rs, cca=cca, routing=r):.2f} seeds {t4.seeds_of(rs, cca=cca, routing=r)}"
             )
-    panel_figure([("Fig. 3", "finish time (s)", fct)], IMG / "seed004_fig3_fct.png")
-    panel_figure([("Fig. 3", "mean RTT (ms)", rtt)], IMG / "seed004_fig3_rtt.png")
+    fct = {k: v for k, v in fct.items() if v}
+    rtt = {k: v for k, v in rtt.items() if v}
+    t4.panel_figure([("Fig. 3", "finish time (s)", fct)], IMG / "seed004_fig3_fct.png")
+    t4.panel_figure([("Fig. 3", "mean RTT (ms)", rtt)], IMG / "seed004_fig3_rtt.png")
 
 
 def report_fig6_7(rs: list[dict]) -> None:
     print("## Figs. 6-7 (grid, 100 UEs, UDP load): finish time; UDP delivered %")
     for cca, fig in (("vegas", 6), ("highspeed", 7)):
         groups = {}
-        for udp in (60, 300, 600, 900, 1200):
-            for r, lab in ROUTING_LABEL.items():
-                groups[f"{udp} {lab}"] = pooled(rs, "fct_s", cca=cca, udp_mbps=udp, routing=r)
-                pct = [
-                    q["mesh"]["udp"]["delivered_pct"]
-                    for q in rs
-                    if q["labels"] == {"cca": cca, "udp_mbps": udp, "routing": r}
-                ]
+        for udp in sorted({r["labels"]["udp_mbps"] for r in rs}):
+            for r, lab in t4.ROUTING_LABEL.items():
+                sel = {"cca": cca, "udp_mbps": udp, "routing": r}
+                pct = [q["mesh"]["udp"]["delivered_pct"] for q in rs if q["labels"] == sel]
+                if not pct:
+                    continue
+                groups[f"{udp} {lab}"] = t4.pooled(rs, "fct_s", **sel)
                 print(
-                    f"{cca:<9} {udp:>5} Mb/s {lab:<11} FT {stick(groups[f'{udp} {lab}']):<28} "
-                    f"UDP delivered {np.mean(pct):.1f} %"
+                    f"{cca:<9} {udp:>5} Mb/s {lab:<11} FT {t4.stick(groups[f'{udp} {lab}']):<28} "
+                    f"UDP delivered {t4.mean(pct):.1f} % seeds {t4.seeds_of(rs, **sel)}"
                 )
-        panel_figure(
-            [(f"Fig. {fig}: {cca}", "finish time (s)", groups)], IMG / f"seed004_fig{fig}.png"
-        )
+        if groups:
+            t4.panel_figure(
+                [(f"Fig. {fig}: {cca}", "finish time (s)", groups)], IMG / f"seed004_fig{fig}.png"
+            )
 
 
 def report_modena(rs: list[dict]) -> None:
@@ -174,22 +90,120 @@ def report_modena(rs: list[dict]) -> None:
     panels = []
     for topo in ("modena_tree", "modena_redundant"):
         fct, rtt = {}, {}
-        for r, lab in ROUTING_LABEL.items():
-            fct[lab] = pooled(rs, "fct_s", topology=topo, routing=r)
-            rtt[lab] = pooled(rs, "rtt_mean_ms", topology=topo, routing=r)
+        for r, lab in t4.ROUTING_LABEL.items():
+            fct[lab] = t4.pooled(rs, "fct_s", topology=topo, routing=r)
+            rtt[lab] = t4.pooled(rs, "rtt_mean_ms", topology=topo, routing=r)
             print(
-                f"{topo:<17} {lab:<11} FT {stick(fct[lab]):<28} RTT {stick(rtt[lab]):<28} "
-                f"JFI {jfi(rs, topology=topo, routing=r):.2f}"
+                f"{topo:<17} {lab:<11} FT {t4.stick(fct[lab]):<28} RTT {t4.stick(rtt[lab]):<28} "
+                f"JFI {t4.jfi(rs, topology=topo, routing=r):.2f} "
+                f"seeds {t4.seeds_of(rs, topology=topo, routing=r)}"
             )
         panels += [(topo, "finish time (s)", fct), (topo, "mean RTT (ms)", rtt)]
-    panel_figure(panels, IMG / "seed004_modena.png")
+    t4.panel_figure(panels, IMG / "seed004_modena.png")
+
+
+def markdown_tables(root: Path = ROOT) -> str:
+    """The per-figure tables docs/mesh.md quotes (cached runs only)."""
+
+    def rows(name: str, keys: list[tuple[str, dict]]) -> list[str]:
+        rs = t4.runs(name, 2, root=root, cached_only=True)
+        out = []
+        for label, sel in keys:
+            for r, lab in t4.ROUTING_LABEL.items():
+                q = {**sel, "routing": r}
+                if not t4.seeds_of(rs, **q):
+                    continue
+                udp = [
+                    x["mesh"]["udp"]["delivered_pct"]
+                    for x in rs
+                    if t4._match(x, q) and "udp" in x["mesh"]
+                ]
+                extra = f" | {t4.mean(udp):.1f} %" if udp else ""
+                out.append(
+                    f"| {label} | {lab} | {t4.stick(t4.pooled(rs, 'fct_s', **q))} | "
+                    f"{t4.stick(t4.pooled(rs, 'rtt_mean_ms', **q))} | {t4.jfi(rs, **q):.2f} | "
+                    f"{','.join(map(str, t4.seeds_of(rs, **q)))}{extra} |"
+                )
+        return out
+
+    head = "| {} | routing | finish time s | RTT ms | JFI | seeds |{}\n|---|---|---|---|---|---|{}"
+    parts = [
+        "Grid, CUBIC (Fig. 2):\n\n"
+        + head.format("UEs", "", "")
+        + "\n"
+        + "\n".join(rows("fig2", [(str(u), {"ues": u}) for u in (25, 50, 75, 100)])),
+        "Grid, 100 UEs, per TCP (Fig. 3):\n\n"
+        + head.format("TCP", "", "")
+        + "\n"
+        + "\n".join(rows("fig3", [(c, {"cca": c}) for c in t4.CCAS])),
+        "Grid, 100 UEs, UDP background load (Figs. 6-7; last column: UDP delivered/injected):\n\n"
+        + head.format("TCP, UDP load", " UDP |", "---|")
+        + "\n"
+        + "\n".join(
+            rows(
+                "fig6_7",
+                [
+                    (f"{c} {u} Mb/s", {"cca": c, "udp_mbps": u})
+                    for c in ("vegas", "highspeed")
+                    for u in (60, 600, 1200)
+                ],
+            )
+        ),
+        "Modena, 75 CUBIC downloads (Figs. 9-14):\n\n"
+        + head.format("topology", "", "")
+        + "\n"
+        + "\n".join(
+            rows("modena", [(t, {"topology": t}) for t in ("modena_tree", "modena_redundant")])
+        ),
+    ]
+    return "\n\n".join(parts)
+
+
+def write_doc_sections(cached: bool) -> Path:
+    """Rewrites the seed 004 rows and section of docs/reproductions.md (the rest is kept)."""
+    from ccsim import papers
+    from ccsim.reproduce import render_target, status
+    from ccsim.verdicts import Context, Outcome
+
+    doc = ROOT / "docs" / "reproductions.md"
+    img = ROOT / "docs" / "img" / "reproduce"
+    ctx = Context(out=img, workers=2)
+    if cached:
+        real = t4.runs
+        t4.runs = lambda name, workers=None: real(name, workers, root=ROOT, cached_only=True)
+    outcomes: dict[str, Outcome] = {}
+    for it in papers.ITEMS:
+        if it.id in t4.TARGETS:
+            try:
+                outcomes[it.id] = t4.TARGETS[it.id](ctx)
+            except (LookupError, ValueError, ZeroDivisionError) as e:
+                print(f"{it.id}: not enough cached runs ({e!r}); left as runnable")
+    items = [it for it in papers.ITEMS if it.id.startswith("seed004-")]
+    text = doc.read_text(encoding="utf-8")
+    for it in items:
+        row = f"| {it.id} | {it.paper.split(' (')[0]} | {it.what} — {it.title} | {status(it, outcomes)} |"
+        text = re.sub(rf"^\| {re.escape(it.id)} \|.*$", lambda _m, row=row: row, text, flags=re.M)
+    section = f"## {items[0].paper}\n"
+    for it in items:
+        if it.id in outcomes:
+            section += "\n" + render_target(it, outcomes[it.id], fig_base=doc.parent) + "\n"
+        else:
+            section += f"\n### {it.id}: {it.what} — {it.title}\n\n**{status(it, outcomes)}**\n"
+    start = text.index(f"## {items[0].paper}")
+    end = text.find("\n## ", start + 1)
+    text = text[:start] + section + (text[end:] if end >= 0 else "")
+    doc.write_text(text, encoding="utf-8")
+    return doc
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--only", nargs="*", choices=list(STUDIES), default=list(STUDIES))
+    ap.add_argument("--only", nargs="*", choices=list(t4.STUDIES), default=list(t4.STUDIES))
     ap.add_argument("--seeds", nargs="*", type=int, help="only these of the studies' seeds")
+    ap.add_argument("--cached", action="store_true", help="use only runs already cached")
+    ap.add_argument("--doc", action="store_true", help="rewrite docs/reproductions.md's seed 004")
+    ap.add_argument("--markdown", action="store_true", help="print docs/mesh.md's tables (cached)")
     args = ap.parse_args()
     report = {
         "fig2": report_fig2,
@@ -197,8 +211,15 @@ def main() -> None:
         "fig6_7": report_fig6_7,
         "modena": report_modena,
     }
+    if args.markdown:
+        print(markdown_tables())
+        return
     for name in args.only:
-        report[name](runs(name, args.workers, args.seeds))
+        rs = t4.runs(name, args.workers, args.seeds, root=ROOT, cached_only=args.cached)
+        if rs:
+            report[name](rs)
+    if args.doc:
+        print(f"wrote {write_doc_sections(args.cached)}")
 
 
 if __name__ == "__main__":

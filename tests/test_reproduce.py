@@ -127,6 +127,6 @@ def test_cli_reproduce_list_and_bad_target() -> None:
     assert r.returncode == 0
     for it in papers.ITEMS:
         assert it.id in r.stdout
-    assert "seed004-fig2" in r.stdout and "not runnable" in r.stdout
+    assert "seed004-fig4" in r.stdout and "not runnable" in r.stdout
     r = ccsim_cli("reproduce", "seed009-fig1")
     assert r.returncode == 2 and "unknown target" in r.stderr

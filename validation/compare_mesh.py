@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -244,7 +245,9 @@ def section(golden: list[dict[str, Any]], body: str) -> str:
         f"Tolerances (issue 14): OLSR convergence ±{TOL_CONV:.0%}, finish-time mean/p20/p80 "
         f"±{TOL_FINISH:.0%}, Jain's index ±{TOL_JAIN}, judged per UE count on the mean over "
         "the seeds. ns-3 wall times are those recorded with the golden data (a shared "
-        "machine); `benches/vs_ns3_mesh.py` measures both side by side.\n\n"
+        "machine); `benches/vs_ns3_mesh.py` measures both side by side. ccsim's wall times are "
+        f"this run's, at a 1-minute load average of {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs.\n\n"
         f"{body}\n{END}\n"
     )
 
@@ -295,6 +298,13 @@ def main(argv: list[str] | None = None) -> int:
         status = 3
     else:
         body = comparison_tables(pairs) + "\n"
+        # The N = 50 p20 question: OLSR's start-up over many seeds on both sides.
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from mesh_startup import section as startup_section
+
+        startup = startup_section()
+        if startup:
+            body += "\n" + startup
         status = 0
     text = section(golden, body)
     if not args.no_write:

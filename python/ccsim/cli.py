@@ -172,6 +172,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
+    # matplotlib is imported while the simulation runs (it releases the GIL).
+    preloading = None
+    if not args.no_plot:
+        from ccsim.preload import preload_plotting
+
+        preloading = preload_plotting()
+
     def on_chunk(f: dict, q: dict, r: dict | None = None) -> None:
         rd.on_chunk(f, q, r)
         if not args.no_plot:
@@ -200,6 +207,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 summary["link_changes"] = changes
         rd.finish(summary, scenario)
         if not args.no_plot:
+            if preloading is not None:
+                preloading.join()
             from ccsim.plots import mesh_candlestick, overview, radio_profile
 
             fs = plot_flows.frame()

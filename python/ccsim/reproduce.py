@@ -30,6 +30,7 @@ from ccsim.targets_seed000 import (
 from ccsim.targets_seed001 import seed001_fig4, seed001_fig5, seed001_fig6, seed001_fig7
 from ccsim.targets_seed002 import seed002_fig2, seed002_fig3, seed002_table2
 from ccsim.targets_seed003 import cell_verdict, seed003_table1, spread
+from ccsim.targets_seed004 import TARGETS as SEED004_TARGETS
 from ccsim.verdicts import Context, Outcome, Row, effect, holds, within
 
 # Re-exported: the verdict rules (seed 003's per-cell rule over a sweep too) are part of this API.
@@ -66,6 +67,7 @@ TARGETS: dict[str, Callable[[Context], Outcome]] = {
     "seed002-table2": seed002_table2,
     "seed002-fig2": seed002_fig2,
     "seed002-fig3": seed002_fig3,
+    **SEED004_TARGETS,
 }
 
 

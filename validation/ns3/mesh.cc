@@ -118,6 +118,7 @@ struct Router
     Ptr<olsr::RoutingProtocol> olsr;
     uint32_t olsrInterfaces{0};
     double completeAt{-1}; // first poll at which it had a route to every HNA network
+    std::vector<double> knownAt; // per g_hnaProbes entry: first poll with a route to it
 };
 
 std::vector<Router> g_routers;
@@ -370,13 +371,22 @@ PollRoutes()
     bool all = true;
     for (auto& r : g_routers)
     {
+        // Every probe is asked (no early exit) so that each router's first-known time per
+        // network is recorded: the start-up study compares them with ccsim's.
+        r.knownAt.resize(g_hnaProbes.size(), -1);
         bool complete = true;
-        for (const auto& [name, addr] : g_hnaProbes)
+        for (size_t p = 0; p < g_hnaProbes.size(); ++p)
         {
-            if (!HasRoute(r.node, addr))
+            if (HasRoute(r.node, g_hnaProbes[p].second))
+            {
+                if (r.knownAt[p] < 0)
+                {
+                    r.knownAt[p] = now;
+                }
+            }
+            else
             {
                 complete = false;
-                break;
             }
         }
         if (complete && r.completeAt < 0)
@@ -919,6 +929,22 @@ main(int argc, char* argv[])
     {
         const double at = g_routers[r].completeAt;
         js << (r ? ", " : "") << Quote(g_routers[r].name) << ": " << Num(at >= 0 ? at : std::nan(""));
+    }
+    js << "}, \"route_probes\": [";
+    for (size_t p = 0; p < g_hnaProbes.size(); ++p)
+    {
+        js << (p ? ", " : "") << Quote(g_hnaProbes[p].first);
+    }
+    js << "], \"route_known_s\": {";
+    for (size_t r = 0; r < g_routers.size(); ++r)
+    {
+        js << (r ? ", " : "") << Quote(g_routers[r].name) << ": [";
+        for (size_t p = 0; p < g_routers[r].knownAt.size(); ++p)
+        {
+            const double at = g_routers[r].knownAt[p];
+            js << (p ? ", " : "") << Num(at >= 0 ? at : std::nan(""));
+        }
+        js << "]";
     }
     js << "}, \"router_olsr_interfaces\": {";
     for (size_t r = 0; r < g_routers.size(); ++r)

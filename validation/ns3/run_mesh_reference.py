@@ -6,6 +6,10 @@ Usage (from the repository root, after `bash validation/ns3/setup.sh`):
     python3 validation/ns3/run_mesh_reference.py                     # N 25,50,100 x RngRun 1,2,3
     python3 validation/ns3/run_mesh_reference.py --ues 25 --seeds 1
     python3 validation/ns3/run_mesh_reference.py --table             # markdown table of the data
+    # the start-up study (docs in validation/golden/ns3/mesh/startup/README.md): 10 RngRuns,
+    # runs cut at 16 s, when every flow whose third SYN found a route has finished
+    python3 validation/ns3/run_mesh_reference.py --ues 50,100 --seeds 1,2,3,4,5,6,7,8,9,10 \
+        --duration 16 --outdir validation/golden/ns3/mesh/startup
 
 The scenario is validation/ns3/mesh/SCENARIO.md; the program is validation/ns3/mesh.cc.
 Each run writes validation/golden/ns3/mesh/n<N>_run<seed>.json (`<preset>_n<N>_run<seed>`
@@ -68,7 +72,15 @@ def case_name(preset: str, ues: int, seed: int) -> str:
     return f"{prefix}n{ues}_run{seed}"
 
 
-def run_one(binary: Path, preset: str, ues: int, seed: int, outdir: Path, version: str) -> dict:
+def run_one(
+    binary: Path,
+    preset: str,
+    ues: int,
+    seed: int,
+    outdir: Path,
+    version: str,
+    duration: float | None = None,
+) -> dict:
     case = case_name(preset, ues, seed)
     out = outdir / f"{case}.json"
     tmp = out.with_suffix(".json.tmp")
@@ -81,6 +93,8 @@ def run_one(binary: Path, preset: str, ues: int, seed: int, outdir: Path, versio
         f"--caseName={case}",
         f"--out={tmp}",
     ]
+    if duration is not None:
+        cmd.append(f"--duration={duration:g}")
     load_before = os.getloadavg()[0]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -146,6 +160,7 @@ def main() -> int:
     ap.add_argument("--preset", default="paper", choices=sorted(PRESETS), help="cell-link rate")
     ap.add_argument("--bin", default=str(DEFAULT_BIN), help="mesh binary")
     ap.add_argument("--outdir", default=str(DEFAULT_OUT))
+    ap.add_argument("--duration", type=float, help="cut the runs at this time, s (default 200)")
     ap.add_argument("--table", action="store_true", help="print a markdown table and exit")
     a = ap.parse_args()
 
@@ -163,7 +178,7 @@ def main() -> int:
     for ues in [int(x) for x in a.ues.split(",") if x.strip()]:
         for seed in [int(x) for x in a.seeds.split(",") if x.strip()]:
             try:
-                d = run_one(binary, a.preset, ues, seed, outdir, version)
+                d = run_one(binary, a.preset, ues, seed, outdir, version, a.duration)
             except Exception as e:  # noqa: BLE001 - report and go on
                 failed += 1
                 print(f"n{ues} run{seed}: FAILED: {e}", file=sys.stderr)

@@ -86,6 +86,44 @@ fn olsr_drops_early_syns_until_it_converges() {
     assert!(g.forwarded > 0 && g.dropped_no_route > 0);
 }
 
+/// The start-up diagnostic: each router's first-known time of each network. Convergence is
+/// the first 10 ms poll at which every router knows every network, so it comes at most one
+/// poll after the last first-known time; a router knows its own network from t = 0 and a
+/// neighbour's only once HELLOs have made the link symmetric and its HNA has arrived.
+#[test]
+fn olsr_route_known_times_end_at_convergence() {
+    let s = run(&["mesh.routing=olsr"]);
+    let m = s.mesh.as_ref().unwrap();
+    let conv = m.convergence_s.unwrap();
+    let rows = m
+        .route_known_s
+        .as_ref()
+        .expect("OLSR reports route-known times");
+    assert_eq!(rows.len(), 10, "G and the 3 x 3 routers");
+    assert_eq!(rows[0].router, "G");
+    let mut last: f64 = 0.0;
+    for (r, row) in rows.iter().enumerate() {
+        assert_eq!(row.known_s.len(), 10);
+        for (d, t) in row.known_s.iter().enumerate() {
+            let t = t.unwrap_or_else(|| panic!("{} never knew network {d}", row.router));
+            if d == r {
+                assert_eq!(t, 0.0);
+            } else {
+                // The first HELLOs (t < 0.5 s) only make links asymmetric.
+                assert!(t > 2.0, "{} knew network {d} at {t} s", row.router);
+            }
+            last = last.max(t);
+        }
+    }
+    assert!(
+        last <= conv && conv - last < 0.01 + 1e-9,
+        "last {last} s, converged {conv} s"
+    );
+    // Other routings have no route-known times.
+    let s = run(&["mesh.routing=static"]);
+    assert!(s.mesh.unwrap().route_known_s.is_none());
+}
+
 #[test]
 fn backpressure_variants_deliver_and_per_packet_reorders() {
     let per_packet = run(&["mesh.routing=bp_per_packet"]);

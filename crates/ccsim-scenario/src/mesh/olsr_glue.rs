@@ -37,6 +37,11 @@ pub struct OlsrGlue {
     slab: Vec<Option<OlsrPacket>>,
     free: Vec<u32>,
     scratch: Vec<(usize, OlsrPacket)>,
+    /// First time router r had a route to router d's network, at `r * n + d` (a router knows
+    /// its own from t = 0): the start-up diagnostic of docs/mesh.md.
+    known_at: Vec<Option<Time>>,
+    /// Per router, how many networks it has not yet known a route to.
+    unknown_left: Vec<u32>,
 }
 
 impl OlsrGlue {
@@ -98,7 +103,38 @@ impl OlsrGlue {
             slab: Vec::new(),
             free: Vec::new(),
             scratch: Vec::new(),
+            known_at: (0..n * n)
+                .map(|i| (i / n == i % n).then_some(Time::ZERO))
+                .collect(),
+            unknown_left: vec![n as u32 - 1; n],
         }
+    }
+
+    /// Records the networks router `r` has a route to for the first time at `now`. Routes
+    /// only appear when a packet arrives (ns-3 recomputes after every packet), so this runs
+    /// after each one; once a router knows every network it costs nothing.
+    fn record_known(&mut self, now: Time, r: u32) {
+        if self.unknown_left[r as usize] == 0 {
+            return;
+        }
+        let n = self.routers.len();
+        for d in 0..n {
+            let slot = r as usize * n + d;
+            if self.known_at[slot].is_none()
+                && self.routers[r as usize]
+                    .route_to_network(self.nets[d])
+                    .is_some()
+            {
+                self.known_at[slot] = Some(now);
+                self.unknown_left[r as usize] -= 1;
+            }
+        }
+    }
+
+    /// First time each router had a route to each router's network: row r, column d is
+    /// router r towards router d's network (`None`: never). Row-major, routers × routers.
+    pub fn route_known_at(&self) -> &[Option<Time>] {
+        &self.known_at
     }
 
     /// The next link from router `r` towards router `dst`'s network, if OLSR knows one.
@@ -149,6 +185,7 @@ impl OlsrGlue {
         let mut scratch = std::mem::take(&mut self.scratch);
         self.routers[r as usize].on_packet(now, iface as usize, src, &pkt, &mut scratch);
         self.invalidate(r);
+        self.record_known(now, r);
         self.emit(r, &mut scratch, out);
         self.scratch = scratch;
         Some(r)

@@ -43,6 +43,14 @@ pub struct NodeSummary {
     pub dropped_ttl: u64,
 }
 
+/// One router's first-known times of the routers' networks (`route_known_s`).
+#[derive(Clone, Debug, Serialize)]
+pub struct RouteKnown {
+    pub router: String,
+    /// Entry d: the network of router d (`routers` order), seconds.
+    pub known_s: Vec<Option<f64>>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct UdpSummary {
     pub flows: usize,
@@ -72,6 +80,11 @@ pub struct MeshSummary {
     /// OLSR: the first multiple of 10 ms at which every router had a route to every cell's
     /// network and the server's (SCENARIO.md). Null for other routings or if never.
     pub convergence_s: Option<f64>,
+    /// OLSR: per router (by name), the first time it had a route to each router's network,
+    /// in router order (the EPC gateway's is the server's network, R_i's is cell i's); null
+    /// where never. The start-up diagnostic of docs/mesh.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route_known_s: Option<Vec<RouteKnown>>,
     /// Drops per cause over all nodes.
     pub dropped_queue: u64,
     pub dropped_no_route: u64,
@@ -123,6 +136,7 @@ pub fn summary(w: &World, routing: &str, flows: &[FlowSummary]) -> MeshSummary {
         routing_overhead_bytes: w.control_bytes,
         routing_overhead_packets: w.control_packets,
         convergence_s: w.convergence.map(|t| t.as_secs_f64()),
+        route_known_s: mesh.and_then(route_known),
         dropped_queue: c.iter().map(|n| n.dropped_queue).sum(),
         dropped_no_route: c.iter().map(|n| n.dropped_no_route).sum(),
         dropped_ttl: c.iter().map(|n| n.dropped_ttl).sum(),
@@ -143,6 +157,27 @@ pub fn summary(w: &World, routing: &str, flows: &[FlowSummary]) -> MeshSummary {
             })
             .collect(),
     }
+}
+
+fn route_known(m: &super::MeshRouting) -> Option<Vec<RouteKnown>> {
+    let Protocol::Olsr(o) = &m.protocol else {
+        return None;
+    };
+    let n = m.routers.len();
+    let known = o.route_known_at();
+    Some(
+        m.routers
+            .iter()
+            .enumerate()
+            .map(|(r, router)| RouteKnown {
+                router: router.name.clone(),
+                known_s: known[r * n..(r + 1) * n]
+                    .iter()
+                    .map(|t| t.map(|t| t.as_secs_f64()))
+                    .collect(),
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
