@@ -118,3 +118,36 @@ def test_rust_panic_becomes_exception() -> None:
 
     with pytest.raises(RuntimeError, match="internal error"):
         _ccsim._debug_panic()
+
+
+# The schema (issue 13): every [tcp] key and every cca_params name is checked where it is
+# declared, and the error names the key path, the value and what is allowed.
+
+
+@pytest.mark.parametrize("where", ["tcp", "flows.0.tcp"])
+def test_unknown_tcp_key_names_its_path_and_the_allowed_keys(where: str) -> None:
+    msg = str(_err(SMALL, f"{where}.limited_transmt=true"))
+    assert f"{where.replace('.0.', '[0].')}.limited_transmt" in msg or "limited_transmt" in msg
+    assert "limited_transmit" in msg and "ns3_prr_quirks" in msg
+
+
+def test_tcp_key_of_the_wrong_type_names_path_value_and_type() -> None:
+    msg = str(_err(SMALL, "tcp.sack=maybe"))
+    assert "tcp.sack" in msg and "maybe" in msg and "bool" in msg
+
+
+def test_tcp_enum_key_lists_its_values() -> None:
+    msg = str(_err(SMALL, "tcp.recovery=fast"))
+    assert "tcp.recovery" in msg and "fast" in msg and "prr" in msg and "classic" in msg
+    msg = str(_err(SMALL, "tcp.profile=bsd"))
+    assert "tcp.profile" in msg and "bsd" in msg and "ns3" in msg and "linux" in msg
+
+
+def test_cca_parameter_out_of_range_names_value_and_range() -> None:
+    msg = str(_err(SMALL, "flows.0.cca_params.beta=1.5"))
+    assert "beta" in msg and "1.5" in msg and "[0" in msg
+
+
+def test_cca_enum_parameter_lists_its_values() -> None:
+    msg = str(_err(SMALL, "flows.0.cca_params.hystart_detect=SOMETIMES"))
+    assert "hystart_detect" in msg and "SOMETIMES" in msg and '"DELAY"' in msg

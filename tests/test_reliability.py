@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import ccsim
@@ -139,7 +140,8 @@ def test_stale_partials_of_dead_processes_are_removed(small_scenario, tmp_path) 
 def test_parquet_gets_its_name_only_when_complete(tmp_path) -> None:
     from ccsim.output import SeriesWriter
 
-    w = SeriesWriter(tmp_path / "s.parquet")
+    schema = pa.schema([("t_s", pa.float64()), ("x", pa.float64())])
+    w = SeriesWriter(tmp_path / "s.parquet", schema)
     w.write({"t_s": np.arange(5.0), "x": np.ones(5)})
     assert not (tmp_path / "s.parquet").exists()
     w.close()

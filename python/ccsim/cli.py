@@ -5,6 +5,7 @@ ccsim study run STUDY.toml [--workers N | --cluster ADDRESS]; ccsim study query 
 ccsim reproduce --list | TARGET ... | --all
 ccsim cca replay FILE.json [--out FILE] [--compare]
 ccsim cca list
+ccsim schema tcp|cca|series
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from typing import Any
 
 # Heavy modules (pandas, pyarrow, matplotlib, duckdb) are imported inside the commands that
 # need them: `ccsim --help`, `ccsim cca list` and a study's workers never pay for them.
-from ccsim._ccsim import ScenarioError, cca_algorithms, replay_cca
+from ccsim._ccsim import (
+    ScenarioError,
+    cca_algorithms,
+    replay_cca,
+    replay_compare,
+    schema_markdown,
+    tcp_keys,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -146,7 +154,7 @@ def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ccsim.output import OutDirError, ResultDir
-    from ccsim.runner import execute, finish_summary, load
+    from ccsim.runner import load, run_sim
 
     path = Path(args.scenario)
     if not path.is_file():
@@ -188,23 +196,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                 plot_radio.add(r)
 
     try:
-        wall = execute(sim, on_chunk, bar)
+        res = run_sim(sim, on_chunk, bar, keep_series=False)
         bar.close()
-        summary = finish_summary(sim, wall)
-        scenario = json.loads(sim.scenario_json())
-        rd.close_series()
-        from ccsim.analysis import change_times, link_change_metrics
-
-        if change_times(scenario):
-            import pandas as pd
-
-            fs = pd.read_parquet(
-                rd.tmp / "flow_timeseries.parquet", columns=["t_s", "flow", "delivered_bytes"]
-            )
-            changes = link_change_metrics(fs, scenario, summary)
-            del fs
-            if changes is not None:
-                summary["link_changes"] = changes
+        summary = res.summary
+        scenario = res.scenario
         rd.finish(summary, scenario)
         if not args.no_plot:
             if preloading is not None:
@@ -261,34 +256,20 @@ def cmd_cca_replay(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     text = path.read_text(encoding="utf-8")
     try:
-        ours = replay_cca(text)
+        if args.compare:
+            # The comparison is the core's (`replay::compare`), as `cargo test -p ccsim-cca`
+            # runs it.
+            all_equal, equal, total, report = replay_compare(text)
+        else:
+            ours = replay_cca(text)
     except ValueError as e:
         print(f"error in {path}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.compare:
-        ref = json.loads(text)
-        got = json.loads(ours)
-        total = equal = 0
-        worst: list[str] = []
-        for rv, gv in zip(ref["vectors"], got["vectors"]):
-            same = 0
-            first_diff = None
-            for i, (rs, gs) in enumerate(zip(rv["steps"], gv["steps"])):
-                if rs[4:7] == gs[4:7]:
-                    same += 1
-                elif first_diff is None:
-                    first_diff = i
-            total += len(rv["steps"])
-            equal += same
-            if first_diff is not None:
-                worst.append(
-                    f"  {rv['algorithm']} / {rv['scenario']}: first difference at step {first_diff}"
-                )
-        n = len(ref["vectors"])
+        n = len(json.loads(text)["vectors"])
         print(f"{equal}/{total} steps equal (cwnd, ssthresh, state) across {n} vectors")
-        for w in worst:
-            print(w)
-        return 0 if equal == total else 1
+        print(report, end="")
+        return 0 if all_equal else 1
     if args.out:
         Path(args.out).write_text(ours + "\n", encoding="utf-8")
     else:
@@ -302,12 +283,31 @@ def cmd_cca_list(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    print(schema_markdown(args.section), end="")
+    return 0
+
+
+def tcp_keys_help() -> str:
+    """The `[tcp]` keys for `ccsim run --help`, from the schema's doc comments."""
+    lines = ["[tcp] keys (also per flow as flows.N.tcp.KEY; `ccsim schema tcp` for defaults):"]
+    for key, kind, doc in tcp_keys():
+        first = doc.split(". ")[0].split("\n")[0].rstrip(".")
+        lines.append(f"  tcp.{key:<36} {kind}: {first}")
+    return "\n".join(lines)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ccsim", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="run a scenario file")
+    r = sub.add_parser(
+        "run",
+        help="run a scenario file",
+        epilog=tcp_keys_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     r.add_argument("scenario", help="scenario file (.toml or .json)")
     r.add_argument(
         "--set",
@@ -337,6 +337,15 @@ def parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_cca_replay)
     ls = csub.add_parser("list", help="list the algorithms")
     ls.set_defaults(func=cmd_cca_list)
+    sc = sub.add_parser(
+        "schema", help="print a generated reference table (Markdown) from the schema"
+    )
+    sc.add_argument(
+        "section",
+        choices=["tcp", "cca", "series"],
+        help="tcp: the [tcp] keys; cca: every algorithm's cca_params; series: time-series columns",
+    )
+    sc.set_defaults(func=cmd_schema)
     from ccsim.cli_study import add_commands
 
     add_commands(sub)

@@ -37,6 +37,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ccsim.schema import series_schema
+
 #: The manifest of a results directory: which files ccsim wrote there.
 MANIFEST = ".ccsim-result.json"
 
@@ -153,8 +155,11 @@ class SeriesWriter:
 
     ROW_GROUP_ROWS = 1 << 16
 
-    def __init__(self, path: Path, extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, path: Path, schema: pa.Schema, extra: dict[str, Any] | None = None
+    ) -> None:
         self.path = path
+        self._schema = schema
         self._part = path.with_name(path.name + ".part")
         self._writer: pq.ParquetWriter | None = None
         self._extra = extra or {}
@@ -165,7 +170,8 @@ class SeriesWriter:
     def write(self, columns: dict[str, np.ndarray]) -> None:
         if not len(columns["t_s"]):
             return
-        table = pa.table(columns)
+        # The core's declared schema: a missing, extra or retyped column is an error here.
+        table = pa.table(columns, schema=self._schema)
         for name, fn in self._extra.items():
             table = table.append_column(name, fn(columns))
         self._pending.append(table)
@@ -208,15 +214,19 @@ class ResultDir:
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.tmp.mkdir()
         link_arr = pa.array(link_names, pa.string())
-        self.flow_series = SeriesWriter(self.tmp / "flow_timeseries.parquet")
+        self.flow_series = SeriesWriter(
+            self.tmp / "flow_timeseries.parquet", series_schema("flows")
+        )
         self.queue_series = SeriesWriter(
             self.tmp / "queue_timeseries.parquet",
+            series_schema("queues"),
             {"link_name": lambda c: link_arr.take(pa.array(c["link"]))},
         )
         ue_arr = pa.array(radio_names[0], pa.string())
         cell_arr = pa.array(radio_names[1], pa.string())
         self.radio_series = SeriesWriter(
             self.tmp / "radio_timeseries.parquet",
+            series_schema("radio"),
             {
                 "ue_name": lambda c: ue_arr.take(pa.array(c["ue"])),
                 "cell_name": lambda c: cell_arr.take(pa.array(c["serving_cell"])),

@@ -174,15 +174,6 @@ class Result:
         return float(self.summary["wall_s"])
 
 
-def finish_summary(sim: Simulation, wall_s: float) -> dict[str, Any]:
-    """The run's summary with the wall-clock figures added."""
-    summary = json.loads(sim.summary_json())
-    summary["wall_s"] = wall_s
-    summary["events_per_s"] = summary["events"] / wall_s if wall_s > 0 else None
-    summary["sim_speed"] = summary["duration_s"] / wall_s if wall_s > 0 else None
-    return summary
-
-
 def series_frames(
     flow_chunks: list[dict[str, np.ndarray]],
     queue_chunks: list[dict[str, np.ndarray]],
@@ -210,6 +201,37 @@ def radio_frame(chunks: list[Columns], ue_names: list[str], cell_names: list[str
     return rs
 
 
+def run_sim(
+    sim: Simulation,
+    on_chunk: Callable[[Columns, Columns, Columns], None] | None = None,
+    progress: Callable[[float, float, float], None] | None = None,
+    keep_series: bool = True,
+) -> Result:
+    """The one run path (`ccsim.run` and `ccsim run` both use it): runs `sim` to the end,
+    handing each slice of series to `on_chunk`, and returns the :class:`Result`. The summary
+    (link-change metrics and wall-clock figures included) is the core's; with
+    `keep_series=False` the series are only streamed, and the Result's frames are empty."""
+    flow_chunks: list[Columns] = []
+    queue_chunks: list[Columns] = []
+    radio_chunks: list[Columns] = []
+
+    def chunk(f: Columns, q: Columns, r: Columns) -> None:
+        if keep_series:
+            flow_chunks.append(f)
+            queue_chunks.append(q)
+            if len(r["t_s"]):
+                radio_chunks.append(r)
+        if on_chunk is not None:
+            on_chunk(f, q, r)
+
+    execute(sim, chunk, progress)
+    fs, qs = series_frames(flow_chunks, queue_chunks, sim.link_names())
+    rs = radio_frame(radio_chunks, *sim.radio_names())
+    summary = json.loads(sim.summary_json())
+    scenario = json.loads(sim.scenario_json())
+    return Result(summary, fs, qs, scenario, rs)
+
+
 def run(
     scenario: str | os.PathLike | Mapping[str, Any],
     set: Sequence[str] | None = None,  # noqa: A002
@@ -217,28 +239,7 @@ def run(
 ) -> Result:
     """Runs a scenario to the end and returns a :class:`Result` (the GIL is released while
     the core runs)."""
-    sim = load(scenario, set, **overrides)
-    flow_chunks: list[Columns] = []
-    queue_chunks: list[Columns] = []
-    radio_chunks: list[Columns] = []
-
-    def keep(f: Columns, q: Columns, r: Columns) -> None:
-        flow_chunks.append(f)
-        queue_chunks.append(q)
-        if len(r["t_s"]):
-            radio_chunks.append(r)
-
-    wall = execute(sim, keep)
-    fs, qs = series_frames(flow_chunks, queue_chunks, sim.link_names())
-    rs = radio_frame(radio_chunks, *sim.radio_names())
-    summary = finish_summary(sim, wall)
-    scenario = json.loads(sim.scenario_json())
-    from ccsim.analysis import link_change_metrics
-
-    changes = link_change_metrics(fs, scenario, summary)
-    if changes is not None:
-        summary["link_changes"] = changes
-    return Result(summary, fs, qs, scenario, rs)
+    return run_sim(load(scenario, set, **overrides))
 
 
-__all__ = ["Result", "ScenarioError", "execute", "load", "run"]
+__all__ = ["Result", "ScenarioError", "execute", "load", "run", "run_sim"]

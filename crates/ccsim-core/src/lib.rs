@@ -7,6 +7,7 @@
 //! - [`RngStream`]: named, seeded random streams; adding a consumer never shifts another's draws.
 //! - [`Mrg32k3a`]: ns-3's generator and stream layout, for draws that must equal ns-3's.
 
+pub mod columns;
 pub mod delay_line;
 pub mod event_queue;
 pub mod mrg32k3a;

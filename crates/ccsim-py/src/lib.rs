@@ -159,69 +159,78 @@ impl PySimulation {
             let (f, q) = sim.drain_series();
             (f, q, sim.drain_radio_series())
         };
-        let fd = PyDict::new(py);
-        let qd = PyDict::new(py);
-        let rd = PyDict::new(py);
-        fn put<'py, T: Copy>(
-            py: Python<'py>,
-            d: &Bound<'py, PyDict>,
-            name: &str,
-            dtype: &str,
-            v: &[T],
-            to_le: impl Fn(T) -> Vec<u8>,
-        ) -> PyResult<()> {
-            let mut bytes = Vec::with_capacity(std::mem::size_of_val(v));
-            for &x in v {
-                bytes.extend_from_slice(&to_le(x));
-            }
-            d.set_item(name, (dtype, PyBytes::new(py, &bytes)))
-        }
-        let f64le = |x: f64| x.to_le_bytes().to_vec();
-        let u64le = |x: u64| x.to_le_bytes().to_vec();
-        let u32le = |x: u32| x.to_le_bytes().to_vec();
-        put(py, &fd, "t_s", "<f8", &f.t_s, f64le)?;
-        put(py, &fd, "flow", "<u4", &f.flow, u32le)?;
-        put(py, &fd, "cwnd_bytes", "<u8", &f.cwnd_bytes, u64le)?;
-        put(py, &fd, "ssthresh_bytes", "<u8", &f.ssthresh_bytes, u64le)?;
-        put(py, &fd, "srtt_ms", "<f8", &f.srtt_ms, f64le)?;
-        put(py, &fd, "bytes_in_flight", "<u8", &f.bytes_in_flight, u64le)?;
-        put(py, &fd, "delivered_bytes", "<u8", &f.delivered_bytes, u64le)?;
-        put(py, &fd, "goodput_mbps", "<f8", &f.goodput_mbps, f64le)?;
-        put(py, &fd, "retx_segments", "<u8", &f.retx_segments, u64le)?;
-        put(py, &fd, "cong_state", "u1", &f.cong_state, |x: u8| vec![x])?;
-        put(py, &qd, "t_s", "<f8", &q.t_s, f64le)?;
-        put(py, &qd, "link", "<u4", &q.link, u32le)?;
-        put(py, &qd, "packets", "<u8", &q.packets, u64le)?;
-        put(py, &qd, "bytes", "<u8", &q.bytes, u64le)?;
-        put(py, &qd, "drops", "<u8", &q.drops, u64le)?;
-        put(py, &qd, "rate_bps", "<u8", &q.rate_bps, u64le)?;
-        let b1 = |x: bool| vec![x as u8];
-        put(py, &rd, "t_s", "<f8", &r.t_s, f64le)?;
-        put(py, &rd, "ue", "<u4", &r.ue, u32le)?;
-        put(py, &rd, "x_m", "<f8", &r.x_m, f64le)?;
-        put(py, &rd, "y_m", "<f8", &r.y_m, f64le)?;
-        put(py, &rd, "serving_cell", "<u4", &r.serving_cell, u32le)?;
-        put(py, &rd, "lte", "?", &r.lte, b1)?;
-        put(py, &rd, "los", "?", &r.los, b1)?;
-        put(py, &rd, "sinr_db", "<f8", &r.sinr_db, f64le)?;
-        put(
-            py,
-            &rd,
-            "best_mmwave_sinr_db",
-            "<f8",
-            &r.best_mmwave_sinr_db,
-            f64le,
-        )?;
-        put(py, &rd, "in_handover", "?", &r.in_handover, b1)?;
-        put(py, &rd, "handovers", "<u4", &r.handovers, u32le)?;
-        put(py, &rd, "rlc_bytes", "<u8", &r.rlc_bytes, u64le)?;
-        put(py, &rd, "rlc_packets", "<u8", &r.rlc_packets, u64le)?;
-        put(py, &rd, "rlc_drops", "<u8", &r.rlc_drops, u64le)?;
-        put(py, &rd, "radio_losses", "<u8", &r.radio_losses, u64le)?;
-        put(py, &rd, "delivered_bytes", "<u8", &r.delivered_bytes, u64le)?;
-        put(py, &rd, "radio_mbps", "<f8", &r.radio_mbps, f64le)?;
-        Ok((fd, qd, rd))
+        Ok((
+            columns_dict(py, f.to_le_columns())?,
+            columns_dict(py, q.to_le_columns())?,
+            columns_dict(py, r.to_le_columns())?,
+        ))
     }
+}
+
+/// {column name: (numpy dtype string, little-endian bytes)} of one drained table.
+fn columns_dict<'py>(
+    py: Python<'py>,
+    cols: Vec<(&'static str, &'static str, Vec<u8>)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, dtype, bytes) in cols {
+        d.set_item(name, (dtype, PyBytes::new(py, &bytes)))?;
+    }
+    Ok(d)
+}
+
+/// The time-series tables' columns, declared once in Rust: {table: [(name, numpy dtype,
+/// doc)]} for `flows`, `queues` and `radio`.
+#[pyfunction]
+fn series_columns() -> Vec<(String, Vec<(String, String, String)>)> {
+    use ccsim_core::columns::ColumnDoc;
+    use ccsim_scenario::metrics::{FlowSeries, QueueSeries};
+    use ccsim_scenario::radio_glue::RadioSeries;
+    let list = |c: &[ColumnDoc]| {
+        c.iter()
+            .map(|c| (c.name.into(), c.dtype.into(), c.doc.trim().into()))
+            .collect()
+    };
+    vec![
+        ("flows".into(), list(FlowSeries::COLUMNS)),
+        ("queues".into(), list(QueueSeries::COLUMNS)),
+        ("radio".into(), list(RadioSeries::COLUMNS)),
+    ]
+}
+
+/// Every `[tcp]` key: (key, value kind, doc comment), from the schema.
+#[pyfunction]
+fn tcp_keys() -> Vec<(String, String, String)> {
+    use ccsim_scenario::tcp_options::{value_kind, TcpOptions};
+    TcpOptions::KEYS
+        .iter()
+        .map(|k| (k.key.into(), value_kind(k.ty).into(), k.doc.trim().into()))
+        .collect()
+}
+
+/// The Markdown of a generated docs section (`"tcp"`, `"cca"` or `"series"`).
+#[pyfunction]
+fn schema_markdown(section: &str) -> PyResult<String> {
+    ccsim_scenario::schema_doc::section(section).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown schema section `{section}`; allowed: {}",
+            ccsim_scenario::schema_doc::section_names().join(", ")
+        ))
+    })
+}
+
+/// Replays a vector file and compares it with the file's own (reference) values, with
+/// `replay::compare`: returns (every step equal, steps equal, steps total, report text).
+#[pyfunction]
+fn replay_compare(text: &str) -> PyResult<(bool, usize, usize, String)> {
+    use ccsim_cca::replay;
+    let err = |e: replay::ReplayError| PyValueError::new_err(e.to_string());
+    let reference = replay::parse(text).map_err(err)?;
+    let ours = replay::replay_file(&reference).map_err(err)?;
+    let report = replay::compare(&reference, &ours);
+    let equal = report.vectors.iter().map(|v| v.steps_equal).sum();
+    let total = report.vectors.iter().map(|v| v.steps_total).sum();
+    Ok((report.all_equal(), equal, total, report.to_string()))
 }
 
 /// Runs `f` without the GIL; a panic becomes a RuntimeError instead of unwinding into Python.
@@ -271,6 +280,10 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioErrorPy>())?;
     m.add_function(wrap_pyfunction!(replay_cca, m)?)?;
     m.add_function(wrap_pyfunction!(cca_algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(series_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_markdown, m)?)?;
     m.add_function(wrap_pyfunction!(_debug_panic, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

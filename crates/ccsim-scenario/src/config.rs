@@ -98,64 +98,7 @@ impl Default for OutputConfig {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Profile {
-    /// ns-3.44 defaults (the papers' simulator).
-    #[default]
-    Ns3,
-    /// Linux-like defaults (min RTO 200 ms, 40 ms delayed ACK, MSS 1448, large buffers).
-    Linux,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Recovery {
-    Prr,
-    Classic,
-}
-
-/// TCP options; every key is optional and falls back to the profile's default.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct TcpOptions {
-    pub profile: Option<Profile>,
-    /// Maximum segment size in bytes of payload.
-    pub mss: Option<u32>,
-    /// Initial congestion window in segments.
-    pub initial_cwnd: Option<u32>,
-    pub initial_ssthresh: Option<Bytes>,
-    pub min_rto: Option<Duration>,
-    pub initial_rto: Option<Duration>,
-    pub delack_count: Option<u32>,
-    pub delack_timeout: Option<Duration>,
-    pub sack: Option<bool>,
-    pub timestamps: Option<bool>,
-    pub limited_transmit: Option<bool>,
-    pub dupack_threshold: Option<u32>,
-    pub recovery: Option<Recovery>,
-    pub snd_buf: Option<Bytes>,
-    /// Application write size into the send buffer (ns-3 BulkSend `SendSize`); 1 = to the byte.
-    pub app_write_chunk: Option<Bytes>,
-    pub rcv_buf: Option<Bytes>,
-    /// Pacing-rate cap (ns-3 `MaxPacingRate`; the ns3 profile's default is 4 Gb/s).
-    pub max_pacing_rate: Option<Rate>,
-    pub pacing: Option<bool>,
-    pub strict_receive_window: Option<bool>,
-    pub window_scaling: Option<bool>,
-    pub ns3_prr_quirks: Option<bool>,
-    pub ns3_sacked_retx_in_flight: Option<bool>,
-    pub ns3_partial_ack_retransmit: Option<bool>,
-    pub nextseg_rule_1b: Option<bool>,
-    pub ns3_rto_always_resets_ssthresh: Option<bool>,
-    pub ns3_rate_sample_persists: Option<bool>,
-    pub ns3_pacing_timer: Option<bool>,
-    pub ns3_retransmit_before_cong_control: Option<bool>,
-    pub ns3_exit_recovery_for_cong_control: Option<bool>,
-    pub ns3_disorder_ack_keeps_rto: Option<bool>,
-    pub ns3_recut_retransmissions: Option<bool>,
-    pub nextseg_rule_3: Option<bool>,
-}
+pub use crate::tcp_options::{Profile, Recovery, TcpOptions};
 
 /// Calls `$m!(<args>, <every boolean tcp switch>)`: the `tcp.*` switches that map one-to-one
 /// onto `TcpConfig` fields, listed once for merging (`TcpOptions::or`) and copying (build).
@@ -182,34 +125,6 @@ macro_rules! with_tcp_switches {
     };
 }
 pub(crate) use with_tcp_switches;
-
-impl TcpOptions {
-    /// `self` with every unset key taken from `base`.
-    pub fn or(&self, base: &TcpOptions) -> TcpOptions {
-        macro_rules! pick {
-            ($($f:ident),*) => { TcpOptions { $($f: self.$f.or(base.$f)),* } };
-        }
-        with_tcp_switches!(pick!(
-            profile,
-            mss,
-            initial_cwnd,
-            initial_ssthresh,
-            min_rto,
-            initial_rto,
-            delack_count,
-            delack_timeout,
-            sack,
-            timestamps,
-            limited_transmit,
-            dupack_threshold,
-            recovery,
-            snd_buf,
-            app_write_chunk,
-            rcv_buf,
-            max_pacing_rate,
-        ))
-    }
-}
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

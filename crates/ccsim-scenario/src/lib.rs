@@ -7,6 +7,7 @@
 pub mod build;
 pub mod config;
 pub mod error;
+pub mod link_changes;
 pub mod load;
 pub mod mesh;
 pub mod metrics;
@@ -14,7 +15,9 @@ pub mod probes;
 pub mod radio_glue;
 mod radio_port;
 pub mod radio_spec;
+pub mod schema_doc;
 pub mod seg_trace;
+pub mod tcp_options;
 pub mod units;
 pub mod world;
 
@@ -44,16 +47,30 @@ fn total_goodput_mbps(flows: &[metrics::FlowSummary], end: Time) -> f64 {
     }
 }
 
+/// `x` per wall-clock second, `None` when no wall time has passed.
+fn per_wall_second(x: f64, wall: std::time::Duration) -> Option<f64> {
+    (wall > std::time::Duration::ZERO).then(|| x / wall.as_secs_f64())
+}
+
 /// A scenario ready to run, advanced in steps by the caller (for progress reporting).
 pub struct Simulation {
     scenario: Scenario,
     world: World,
+    /// Wall time spent inside the run calls.
+    wall: std::time::Duration,
+    /// Delivered bytes over time, kept for the link-change metrics (scenarios with changes).
+    link_changes: Option<link_changes::LinkChangeProbe>,
 }
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
         let world = build::build_world(&scenario)?;
-        Ok(Simulation { scenario, world })
+        Ok(Simulation {
+            link_changes: link_changes::LinkChangeProbe::new(&scenario),
+            scenario,
+            world,
+            wall: std::time::Duration::ZERO,
+        })
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -78,18 +95,28 @@ impl Simulation {
 
     /// Runs until simulated time `t` (or the end of the run).
     pub fn run_until(&mut self, t: Time) {
+        let start = std::time::Instant::now();
         self.world.run_until(t);
+        self.wall += start.elapsed();
     }
 
     /// Runs until simulated time `t` or until the wall clock passes `deadline`, whichever
     /// comes first; returns whether `t` was reached.
     pub fn run_until_deadline(&mut self, t: Time, deadline: std::time::Instant) -> bool {
-        self.world.run_until_deadline(t, deadline)
+        let start = std::time::Instant::now();
+        let reached = self.world.run_until_deadline(t, deadline);
+        self.wall += start.elapsed();
+        reached
     }
 
     /// Runs to the end.
     pub fn run(&mut self) {
-        self.world.run_until(self.world.end);
+        self.run_until(self.world.end);
+    }
+
+    /// Wall time spent running so far.
+    pub fn wall(&self) -> std::time::Duration {
+        self.wall
     }
 
     pub fn world(&self) -> &World {
@@ -103,7 +130,11 @@ impl Simulation {
 
     /// Time-series rows collected since the last drain.
     pub fn drain_series(&mut self) -> (FlowSeries, QueueSeries) {
-        self.world.probe.series.drain()
+        let (f, q) = self.world.probe.series.drain();
+        if let Some(p) = &mut self.link_changes {
+            p.observe(&f);
+        }
+        (f, q)
     }
 
     /// Radio time-series rows (one per UE and sample) collected since the last drain; empty
@@ -179,9 +210,18 @@ impl Simulation {
                 .mesh
                 .as_ref()
                 .map(|m| mesh::summary::summary(w, &m.routing, &flows)),
+            link_changes: self.link_changes.as_ref().map(|p| {
+                // Rows not drained yet count too.
+                let mut p = p.clone();
+                p.observe(&w.probe.series.flow);
+                p.metrics(&flows, end.as_secs_f64())
+            }),
             flows,
             queues,
             events: w.events_processed(),
+            wall_s: self.wall.as_secs_f64(),
+            events_per_s: per_wall_second(w.events_processed() as f64, self.wall),
+            sim_speed: per_wall_second(end.as_secs_f64(), self.wall),
             radio: w.radio.as_ref().map(|g| g.summary()),
             ip_reassembly: {
                 let r = &w.reassembly;

@@ -49,18 +49,31 @@ pub struct Series {
     last_time: Time,
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct FlowSeries {
-    pub t_s: Vec<f64>,
-    pub flow: Vec<u32>,
-    pub cwnd_bytes: Vec<u64>,
-    pub ssthresh_bytes: Vec<u64>,
-    pub srtt_ms: Vec<f64>,
-    pub bytes_in_flight: Vec<u64>,
-    pub delivered_bytes: Vec<u64>,
-    pub goodput_mbps: Vec<f64>,
-    pub retx_segments: Vec<u64>,
-    pub cong_state: Vec<u8>,
+ccsim_core::column_table! {
+    /// Per sample and flow (`flow_timeseries.parquet`).
+    #[derive(Clone, Debug, Default)]
+    pub struct FlowSeries {
+        /// Simulated time of the sample (s).
+        pub t_s: Vec<f64>,
+        /// Flow id (the summary's `flows[].id`).
+        pub flow: Vec<u32>,
+        /// Congestion window (bytes).
+        pub cwnd_bytes: Vec<u64>,
+        /// Slow-start threshold (bytes).
+        pub ssthresh_bytes: Vec<u64>,
+        /// Smoothed RTT (ms).
+        pub srtt_ms: Vec<f64>,
+        /// Bytes sent and not yet acknowledged.
+        pub bytes_in_flight: Vec<u64>,
+        /// Application bytes delivered in order to the receiver so far.
+        pub delivered_bytes: Vec<u64>,
+        /// Goodput since the previous sample (Mb/s).
+        pub goodput_mbps: Vec<f64>,
+        /// Data segments retransmitted so far.
+        pub retx_segments: Vec<u64>,
+        /// Congestion state (0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss).
+        pub cong_state: Vec<u8>,
+    }
 }
 
 impl FlowSeries {
@@ -78,14 +91,23 @@ impl FlowSeries {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct QueueSeries {
-    pub t_s: Vec<f64>,
-    pub link: Vec<u32>,
-    pub packets: Vec<u64>,
-    pub bytes: Vec<u64>,
-    pub drops: Vec<u64>,
-    pub rate_bps: Vec<u64>,
+ccsim_core::column_table! {
+    /// Per sample and link (`queue_timeseries.parquet`, which adds `link_name`).
+    #[derive(Clone, Debug, Default)]
+    pub struct QueueSeries {
+        /// Simulated time of the sample (s).
+        pub t_s: Vec<f64>,
+        /// Link index (the summary's `queues` order).
+        pub link: Vec<u32>,
+        /// Packets in the link's queue.
+        pub packets: Vec<u64>,
+        /// Bytes in the link's queue.
+        pub bytes: Vec<u64>,
+        /// Packets the queue dropped so far.
+        pub drops: Vec<u64>,
+        /// The link's rate at the sample (bit/s).
+        pub rate_bps: Vec<u64>,
+    }
 }
 
 impl Series {
@@ -186,6 +208,16 @@ pub struct Summary {
     pub jain_index: Option<f64>,
     pub queues: Vec<QueueSummary>,
     pub events: u64,
+    /// Wall-clock seconds spent running the simulation (building excluded).
+    pub wall_s: f64,
+    /// Events processed per wall-clock second (`None` before any run).
+    pub events_per_s: Option<f64>,
+    /// Simulated seconds per wall-clock second (`None` before any run).
+    pub sim_speed: Option<f64>,
+    /// Goodput around scheduled link changes and the recovery time, per flow (scenarios whose
+    /// bottleneck or links change; see [`crate::link_changes`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_changes: Option<Vec<crate::link_changes::LinkChangeMetrics>>,
     /// Radio counters, handovers and NLOS intervals (scenarios with radio or trace links).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio_glue::RadioSummary>,
@@ -199,6 +231,17 @@ pub struct Summary {
     /// IPv4 reassembly counters, when some link fragmented packets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_reassembly: Option<ReassemblySummary>,
+}
+
+impl Summary {
+    /// The summary without the wall-clock figures, which differ between identical runs: what
+    /// determinism checks compare.
+    pub fn without_wall_clock(mut self) -> Self {
+        self.wall_s = 0.0;
+        self.events_per_s = None;
+        self.sim_speed = None;
+        self
+    }
 }
 
 /// Routing drops at one node.

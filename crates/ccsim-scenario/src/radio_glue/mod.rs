@@ -37,36 +37,45 @@ use ccsim_radio::handover::LinkState;
 use ccsim_radio::trace::{LinkAdmission, TraceLink};
 use ccsim_radio::{nlos_intervals, Admission, RadioNetwork, Technology};
 
-/// Per-UE radio samples, by column (drained like [`crate::metrics::Series`]).
-#[derive(Clone, Debug, Default)]
-pub struct RadioSeries {
-    pub t_s: Vec<f64>,
-    pub ue: Vec<u32>,
-    pub x_m: Vec<f64>,
-    pub y_m: Vec<f64>,
-    /// Index of the serving cell (`[[radio.sites]]` order).
-    pub serving_cell: Vec<u32>,
-    /// The serving cell is an LTE cell.
-    pub lte: Vec<bool>,
-    /// LOS towards the serving cell (at the last channel update).
-    pub los: Vec<bool>,
-    /// SINR towards the serving cell (dB).
-    pub sinr_db: Vec<f64>,
-    /// Best SINR over the mmWave cells (dB).
-    pub best_mmwave_sinr_db: Vec<f64>,
-    /// In a handover interruption.
-    pub in_handover: Vec<bool>,
-    pub handovers: Vec<u32>,
-    /// Bytes and packets waiting in the UE's RLC buffer at the serving cell.
-    pub rlc_bytes: Vec<u64>,
-    pub rlc_packets: Vec<u64>,
-    /// Packets dropped by a full RLC buffer so far (all cells).
-    pub rlc_drops: Vec<u64>,
-    /// Packets lost on the radio (HARQ/RLC give-up, handover flush or X2 overflow) so far.
-    pub radio_losses: Vec<u64>,
-    /// IP bytes the radio delivered to the UE so far, and their rate since the last sample.
-    pub delivered_bytes: Vec<u64>,
-    pub radio_mbps: Vec<f64>,
+ccsim_core::column_table! {
+    /// Per-UE radio samples, by column (drained like [`crate::metrics::Series`]).
+    #[derive(Clone, Debug, Default)]
+    pub struct RadioSeries {
+        /// Simulated time of the sample (s).
+        pub t_s: Vec<f64>,
+        /// UE index (`[[radio.ues]]` order).
+        pub ue: Vec<u32>,
+        /// UE position, x (m).
+        pub x_m: Vec<f64>,
+        /// UE position, y (m).
+        pub y_m: Vec<f64>,
+        /// Index of the serving cell (`[[radio.sites]]` order).
+        pub serving_cell: Vec<u32>,
+        /// The serving cell is an LTE cell.
+        pub lte: Vec<bool>,
+        /// LOS towards the serving cell (at the last channel update).
+        pub los: Vec<bool>,
+        /// SINR towards the serving cell (dB).
+        pub sinr_db: Vec<f64>,
+        /// Best SINR over the mmWave cells (dB).
+        pub best_mmwave_sinr_db: Vec<f64>,
+        /// In a handover interruption.
+        pub in_handover: Vec<bool>,
+        /// Handovers so far.
+        pub handovers: Vec<u32>,
+        /// Bytes waiting in the UE's RLC buffer at the serving cell.
+        pub rlc_bytes: Vec<u64>,
+        /// Packets waiting in the UE's RLC buffer at the serving cell.
+        pub rlc_packets: Vec<u64>,
+        /// Packets dropped by a full RLC buffer so far (all cells).
+        pub rlc_drops: Vec<u64>,
+        /// Packets lost on the radio (HARQ/RLC give-up, handover flush or X2 overflow) so far.
+        pub radio_losses: Vec<u64>,
+        /// IP bytes the radio delivered to the UE so far.
+        pub delivered_bytes: Vec<u64>,
+        /// Radio delivery rate since the last sample (Mb/s).
+        pub radio_mbps: Vec<f64>,
+    }
 }
 
 /// The radio side of a world (see the module docs).
