@@ -71,10 +71,11 @@ def summary_table(summary: dict[str, Any]) -> str:
             f"goodput before {_fmt(c['goodput_before_mbps'])}, during {_fmt(c['goodput_during_mbps'])}, "
             f"after {_fmt(c['goodput_after_mbps'])} Mb/s; recovery {_fmt(c['recovery_time_s'], '.2f')} s"
         )
+    eps = summary["events_per_s"]
     lines.append(
         f"{summary['duration_s']:.1f} s simulated in {summary['wall_s']:.2f} s wall "
-        f"({summary['sim_speed']:.0f}x real time), {summary['events']:,} events "
-        f"({summary['events_per_s'] / 1e6:.1f} M events/s)"
+        f"({_fmt(summary['sim_speed'], '.0f')}x real time), {summary['events']:,} events "
+        f"({_fmt(eps and eps / 1e6, '.1f')} M events/s)"
     )
     return "\n".join(lines)
 

@@ -198,6 +198,28 @@ fn series_columns() -> Vec<(String, Vec<(String, String, String)>)> {
     ]
 }
 
+/// The link-change metrics of one flow's cumulative delivered bytes `delivered` sampled at
+/// times `t` (the summary's `link_changes` definition, for data from elsewhere such as
+/// ns-3's bins), as JSON text.
+#[pyfunction]
+fn link_change_phases(
+    t: Vec<f64>,
+    delivered: Vec<f64>,
+    start_s: f64,
+    t_on: f64,
+    t_off: f64,
+    end_s: f64,
+) -> PyResult<String> {
+    if t.len() != delivered.len() || t.windows(2).any(|w| !(w[0] <= w[1])) {
+        return Err(PyValueError::new_err(
+            "t and delivered must have the same length, with t in increasing order",
+        ));
+    }
+    let samples: Vec<(f64, f64)> = t.into_iter().zip(delivered).collect();
+    let m = ccsim_scenario::link_changes::phase_metrics(0, &samples, start_s, t_on, t_off, end_s);
+    serde_json::to_string(&m).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
 /// Every `[tcp]` key: (key, value kind, doc comment), from the schema.
 #[pyfunction]
 fn tcp_keys() -> Vec<(String, String, String)> {
@@ -283,6 +305,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay_compare, m)?)?;
     m.add_function(wrap_pyfunction!(series_columns, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(link_change_phases, m)?)?;
     m.add_function(wrap_pyfunction!(schema_markdown, m)?)?;
     m.add_function(wrap_pyfunction!(_debug_panic, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
