@@ -35,7 +35,12 @@ fn candidates(help: &str) -> Vec<Value> {
 fn check<T: Tunables + Debug>() {
     let base = format!("{:?}", T::default());
     for p in T::PARAMS {
-        assert!(p.help.trim().len() > 5, "{} {}: no help", T::ALGORITHM, p.name);
+        assert!(
+            p.help.trim().len() > 5,
+            "{} {}: no help",
+            T::ALGORITHM,
+            p.name
+        );
         let changed = candidates(p.help).into_iter().any(|v| {
             let mut m = Map::new();
             m.insert(p.name.to_string(), v);
@@ -78,5 +83,9 @@ fn every_documented_parameter_changes_its_algorithms_config() {
     check::<siad::SiadConfig>();
     check::<bbr::BbrConfig>();
     check::<wave::WaveConfig>();
-    assert_eq!(ccsim_cca::algorithm_names().len(), 18, "a new algorithm: add it above");
+    assert_eq!(
+        ccsim_cca::algorithm_names().len(),
+        18,
+        "a new algorithm: add it above"
+    );
 }

@@ -189,7 +189,9 @@ mod tests {
 
     #[test]
     fn no_recovery_when_goodput_stays_low_and_empty_series_give_none() {
-        let flat: Vec<_> = (0..=100).map(|i| (i as f64 * 0.1, i as f64 * 1000.0)).collect();
+        let flat: Vec<_> = (0..=100)
+            .map(|i| (i as f64 * 0.1, i as f64 * 1000.0))
+            .collect();
         let mut s = flat.clone();
         for p in s.iter_mut().filter(|p| p.0 > 5.0) {
             p.1 = flat[50].1;

@@ -90,7 +90,11 @@ fn every_documented_tcp_key_changes_the_config() {
             };
             tcp_config(&opts, "tcp").is_ok_and(|c| format!("{c:?}") != base)
         });
-        assert!(changed, "tcp.{} is documented but never changes TcpConfig", k.key);
+        assert!(
+            changed,
+            "tcp.{} is documented but never changes TcpConfig",
+            k.key
+        );
     }
 }
 
@@ -102,5 +106,8 @@ fn every_key_has_a_doc_comment_and_the_schema_rejects_unknown_keys() {
     let e = serde_json::from_value::<TcpOptions>(serde_json::json!({ "limited_transmt": true }))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("limited_transmt") && e.contains("limited_transmit"), "{e}");
+    assert!(
+        e.contains("limited_transmt") && e.contains("limited_transmit"),
+        "{e}"
+    );
 }

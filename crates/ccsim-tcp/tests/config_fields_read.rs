@@ -61,7 +61,10 @@ fn every_tcp_config_field_is_read_outside_config_rs() {
     let names = field_names();
     assert!(names.len() > 30, "parsed {names:?}");
     let mut text = String::new();
-    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut text);
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut text,
+    );
     let unread: Vec<_> = names.iter().filter(|n| !reads(&text, n)).collect();
     assert!(unread.is_empty(), "TcpConfig fields never read: {unread:?}");
 }
