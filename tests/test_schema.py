@@ -28,9 +28,7 @@ def _stub_names() -> tuple[set[str], dict[str, set[str]]]:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
         if isinstance(node, ast.ClassDef):
-            classes[node.name] = {
-                n.name for n in node.body if isinstance(n, ast.FunctionDef)
-            }
+            classes[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
     return names, classes
 
 
@@ -40,9 +38,7 @@ def test_stub_lists_exactly_the_extensions_names() -> None:
     # Private helpers of the stub itself (type aliases) are not module attributes.
     stub = {n for n in names if not n.startswith("_") or n in ("__version__", "_debug_panic")}
     assert stub == public, f"only in stub: {stub - public}; only in module: {public - stub}"
-    methods = {
-        n for n in dir(_ccsim.Simulation) if not n.startswith("_")
-    }
+    methods = {n for n in dir(_ccsim.Simulation) if not n.startswith("_")}
     assert classes["Simulation"] == methods
 
 

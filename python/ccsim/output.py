@@ -155,9 +155,7 @@ class SeriesWriter:
 
     ROW_GROUP_ROWS = 1 << 16
 
-    def __init__(
-        self, path: Path, schema: pa.Schema, extra: dict[str, Any] | None = None
-    ) -> None:
+    def __init__(self, path: Path, schema: pa.Schema, extra: dict[str, Any] | None = None) -> None:
         self.path = path
         self._schema = schema
         self._part = path.with_name(path.name + ".part")

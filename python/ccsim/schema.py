@@ -23,7 +23,9 @@ def series_schema(table: str) -> pa.Schema:
         raise ValueError(f"unknown series table {table!r}; allowed: {', '.join(columns)}")
     return pa.schema(
         [
-            pa.field(name, pa.from_numpy_dtype(np.dtype(dtype)), nullable=False, metadata={"doc": doc})
+            pa.field(
+                name, pa.from_numpy_dtype(np.dtype(dtype)), nullable=False, metadata={"doc": doc}
+            )
             for name, dtype, doc in columns[table]
         ]
     )
