@@ -7,8 +7,8 @@ use crate::world::Event;
 use ccsim_core::{EventQueue, Time};
 use ccsim_net::{Link, LinkId, NodeId, PacketArena, PacketId};
 use ccsim_radio::handover::{LinkState, VerticalHandover, VerticalHandoverEvent};
-use ccsim_radio::vertical_recovery::RecoveryMeter;
 use ccsim_radio::trace::{MahimahiTrace, TraceLink};
+use ccsim_radio::vertical_recovery::RecoveryMeter;
 
 pub(super) struct Trace {
     pub(super) name: String,
