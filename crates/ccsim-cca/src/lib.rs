@@ -8,7 +8,8 @@
 //! Twelve algorithms are byte-exact ports of ns-3.44 ([`ns3_vector_algorithms`]); Tahoe, Reno,
 //! Westwood, SIAD, BBR and TCP Wave follow the sources named in their modules. What an
 //! algorithm needs beyond ns-3's hooks is a capability the factory returns with it in a
-//! [`Controller`]: a [`RecoveryPolicy`] (Tahoe, Reno) and burst mode ([`BurstOps`], Wave).
+//! [`Controller`]: a [`RecoveryPolicy`] (Tahoe, Reno), full control of the window from rate
+//! samples (BBR, Wave) and burst mode ([`BurstOps`], Wave).
 //! Shared mechanisms live in their own modules: [`hystart`] (CUBIC), [`windowed_filter`] (BBR).
 
 pub mod bbr;
@@ -136,7 +137,7 @@ fn short_name(name: &str) -> Result<&'static str, CcaError> {
 /// Build a congestion-control algorithm from its ns-3 TypeId name (`"TcpCubic"`, also
 /// `"ns3::TcpCubic"`) or short name (`"cubic"`), with tunables from `params` (snake_case ns-3
 /// attribute names; missing ones take the ns-3.44 defaults). The [`Controller`] carries the
-/// algorithm's capabilities: its recovery policy and, for Wave, burst mode.
+/// algorithm's capabilities: its recovery policy, full control (BBR, Wave) and burst mode (Wave).
 pub fn build(name: &str, params: &Map<String, Value>) -> Result<Controller, CcaError> {
     use RecoveryPolicy::{NewReno, Reno, Tahoe};
     fn window<T: CongestionOps + 'static>(ops: T, recovery: RecoveryPolicy) -> Controller {
@@ -181,11 +182,12 @@ pub fn build(name: &str, params: &Map<String, Value>) -> Result<Controller, CcaE
             NewReno,
         ),
         "siad" => window(siad::Siad::new(Tunables::from_params(params)?), NewReno),
-        "bbr" => window(bbr::Bbr::new(Tunables::from_params(params)?), NewReno),
+        "bbr" => window(bbr::Bbr::new(Tunables::from_params(params)?), NewReno).with_full_control(),
         "wave" => Controller::burst(
             Box::new(wave::Wave::new(Tunables::from_params(params)?)),
             NewReno,
-        ),
+        )
+        .with_full_control(),
         other => unreachable!("short_name returned {other}"),
     })
 }
@@ -195,6 +197,7 @@ pub fn build(name: &str, params: &Map<String, Value>) -> Result<Controller, CcaE
 pub struct Controller {
     ops: Ops,
     recovery: RecoveryPolicy,
+    full_control: bool,
 }
 
 /// The two kinds of algorithm the sender drives.
@@ -212,7 +215,9 @@ pub struct Capabilities {
     pub recovery: RecoveryPolicy,
     /// The sender runs the burst timer and asks [`BurstOps`] (Wave).
     pub burst_mode: bool,
-    /// ns-3 `HasCongControl`: the algorithm sets cwnd and pacing from rate samples.
+    /// ns-3 `HasCongControl`: the sender calls [`CongestionOps::cong_control`] with a rate
+    /// sample on every ACK instead of `pkts_acked` + `increase_window`, and its recovery
+    /// algorithm (PRR, classic) leaves cwnd to the algorithm (BBR, Wave).
     pub full_control: bool,
 }
 
@@ -222,6 +227,7 @@ impl Controller {
         Controller {
             ops: Ops::Window(ops),
             recovery,
+            full_control: false,
         }
     }
 
@@ -230,14 +236,22 @@ impl Controller {
         Controller {
             ops: Ops::Burst(ops),
             recovery,
+            full_control: false,
         }
+    }
+
+    /// The algorithm takes full control of cwnd and pacing from rate samples
+    /// ([`Capabilities::full_control`], ns-3 `HasCongControl`).
+    pub fn with_full_control(mut self) -> Self {
+        self.full_control = true;
+        self
     }
 
     pub fn capabilities(&self) -> Capabilities {
         Capabilities {
             recovery: self.recovery,
             burst_mode: matches!(self.ops, Ops::Burst(_)),
-            full_control: self.has_cong_control(),
+            full_control: self.full_control,
         }
     }
 
@@ -374,14 +388,10 @@ pub trait CongestionOps: Send {
     /// ns-3 `CwndEvent` / Linux `cwnd_event`.
     fn cwnd_event(&mut self, _tcb: &mut TcpState, _event: CaEvent) {}
 
-    /// ns-3 `HasCongControl`: when true, the socket calls [`cong_control`](CongestionOps::cong_control)
-    /// on every ACK instead of `pkts_acked` + `increase_window` (BBR, Wave), and its recovery
-    /// algorithm (PRR, classic) leaves cwnd to the algorithm (see [`bbr`] for the sender's duties).
-    fn has_cong_control(&self) -> bool {
-        false
-    }
-
     /// ns-3 `CongControl(tcb, rc, rs)` / Linux `cong_control`: full control of cwnd and pacing.
+    /// Called on every ACK, instead of `pkts_acked` + `increase_window`, for an algorithm the
+    /// factory built [`with_full_control`](Controller::with_full_control) (ns-3
+    /// `HasCongControl`; see [`bbr`] for the sender's duties).
     fn cong_control(&mut self, _tcb: &mut TcpState, _rc: &RateConnection, _rs: &RateSample) {}
 
     /// Algorithms that keep their own timers (ns-3 Westwood+ bandwidth sampling) report the

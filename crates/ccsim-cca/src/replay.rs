@@ -53,7 +53,7 @@
 //! recovery on a partial ACK exactly as on the full ACK; one reporting [`RecoveryPolicy::Tahoe`]
 //! answers the third dupACK with the timeout steps above (state Loss, `cwnd = segmentSize`)
 //! instead of entering Recovery. Algorithms that take their window from rate samples
-//! (`has_cong_control`: BBR, Wave) cannot be replayed at this level and are refused.
+//! (full control: BBR, Wave) cannot be replayed at this level and are refused.
 
 use crate::{build, CaEvent, CcaError, CongState, Controller, RecoveryPolicy, TcpState};
 use ccsim_core::Time;
@@ -354,12 +354,12 @@ pub fn replay_vector(index: usize, v: &Vector) -> Result<Vec<Step>, ReplayError>
             error,
         }
     })?;
-    if cca.has_cong_control() {
+    if cca.capabilities().full_control {
         return Err(ReplayError::BadStep {
             vector: index,
             step: 0,
             message: format!(
-                "{} takes its window from rate samples (has_cong_control); the unit-level replay \
+                "{} takes its window from rate samples (full control); the unit-level replay \
                  does not model them",
                 cca.name()
             ),

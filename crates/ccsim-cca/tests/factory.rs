@@ -154,7 +154,7 @@ fn new_algorithms_take_their_tunables_and_hooks() {
 
     // BBR: HighGain sets the initial pacing rate (gain · cwnd / minRtt).
     let mut bbr = build("bbr", &params(json!({"high_gain": 4.0, "seed": 9}))).unwrap();
-    assert!(bbr.has_cong_control());
+    assert!(bbr.capabilities().full_control && !bbr.capabilities().burst_mode);
     let mut tcb = TcpState::new(1000, 10, u32::MAX);
     tcb.min_rtt = Some(Time::from_millis(100));
     bbr.congestion_state_set(&mut tcb, CongState::Open);
@@ -174,12 +174,18 @@ fn new_algorithms_take_their_tunables_and_hooks() {
     let mut tcb = TcpState::new(1000, 10, u32::MAX);
     wave.init(&mut tcb);
     assert_eq!((tcb.cwnd, tcb.ssthresh), (5000, 0));
-    // Every window algorithm stays out of burst mode.
+    // Every window algorithm stays out of burst mode; only BBR and Wave take full control.
     for (short, _) in algorithm_names() {
+        let caps = build(short, &Map::new()).unwrap().capabilities();
+        assert_eq!(
+            caps.full_control,
+            ["bbr", "wave"].contains(short),
+            "{short}"
+        );
         if *short != "wave" {
             let cca = build(short, &Map::new()).unwrap();
             assert!(cca.burst_ops().is_none(), "{short}");
-            assert!(!cca.capabilities().burst_mode, "{short}");
+            assert!(!caps.burst_mode, "{short}");
         }
     }
 }

@@ -3,7 +3,8 @@
 //! `CongestionOps` hooks, is wrapped with its capabilities in a `Controller`, and drives a
 //! `TcpSender`, which calls the hooks in ns-3.44 order.
 
-use ccsim_cca::{CongState, CongestionOps, Controller, RecoveryPolicy, TcpState};
+use ccsim_cca::{CongState, CongestionOps, Controller, RateConnection, RateSample};
+use ccsim_cca::{RecoveryPolicy, TcpState};
 use ccsim_core::Time;
 use ccsim_net::{TcpFlags, TcpSegment};
 use ccsim_tcp::{TcpConfig, TcpSender};
@@ -30,6 +31,25 @@ impl CongestionOps for FixedWindow {
     fn increase_window(&mut self, _tcb: &mut TcpState, _segments_acked: u32) {}
 }
 
+/// Step 2 for a rate-sample algorithm: `cong_control` sets the window (here a fixed 8 segments);
+/// the window hooks would shrink it to one segment.
+struct RateDriven;
+
+impl CongestionOps for RateDriven {
+    fn name(&self) -> &'static str {
+        "RateDriven"
+    }
+    fn ssthresh(&mut self, tcb: &TcpState, _bytes_in_flight: u32) -> u32 {
+        tcb.ssthresh
+    }
+    fn increase_window(&mut self, tcb: &mut TcpState, _segments_acked: u32) {
+        tcb.cwnd = tcb.mss;
+    }
+    fn cong_control(&mut self, tcb: &mut TcpState, _rc: &RateConnection, _rs: &RateSample) {
+        tcb.cwnd = 8 * tcb.mss;
+    }
+}
+
 fn ack(n_segments: u64, sack: &[(u64, u64)]) -> TcpSegment {
     let mut a = TcpSegment {
         flags: TcpFlags(TcpFlags::ACK),
@@ -49,6 +69,21 @@ fn an_algorithm_from_outside_the_crate_drives_the_sender() {
     let alg = FixedWindow { segments: 4 };
     let controller = Controller::window(Box::new(alg), RecoveryPolicy::NewReno);
     assert!(!controller.capabilities().burst_mode);
+    let (mut s, sent) = established(controller);
+    let t = Time::from_millis(100);
+    // The handshake's ACK, then the algorithm's 4-segment window.
+    assert_eq!(sent.len(), 1 + 4);
+    // Segment 0 lost: three SACKing duplicate ACKs start fast recovery, which asks the
+    // algorithm for ssthresh.
+    for k in 2..=4 {
+        s.on_segment(t, &ack(0, &[(1, k)]));
+    }
+    assert_eq!(s.tcb.cong_state, CongState::Recovery);
+    assert_eq!(s.tcb.ssthresh, 2 * MSS);
+}
+
+/// A sender past its handshake (at 100 ms), and what it sent then.
+fn established(controller: Controller) -> (TcpSender, Vec<TcpSegment>) {
     let cfg = TcpConfig {
         mss: MSS,
         timestamps: false,
@@ -66,13 +101,21 @@ fn an_algorithm_from_outside_the_crate_drives_the_sender() {
     let t = Time::from_millis(100);
     s.on_segment(t, &synack);
     let sent: Vec<_> = std::iter::from_fn(|| s.poll_transmit(t)).collect();
-    // The handshake's ACK, then the algorithm's 4-segment window.
-    assert_eq!(sent.len(), 1 + 4);
-    // Segment 0 lost: three SACKing duplicate ACKs start fast recovery, which asks the
-    // algorithm for ssthresh.
-    for k in 2..=4 {
-        s.on_segment(t, &ack(0, &[(1, k)]));
+    (s, sent)
+}
+
+#[test]
+fn full_control_is_a_capability_declared_where_the_algorithm_is_built() {
+    // Step 3: the same hooks, built with and without full control. With it the sender calls
+    // `cong_control` on every ACK (cwnd 8 segments); without it, `increase_window` (1 segment).
+    for (full, expected_cwnd) in [(true, 8 * MSS), (false, MSS)] {
+        let mut controller = Controller::window(Box::new(RateDriven), RecoveryPolicy::NewReno);
+        if full {
+            controller = controller.with_full_control();
+        }
+        assert_eq!(controller.capabilities().full_control, full);
+        let (mut s, _) = established(controller);
+        s.on_segment(Time::from_millis(200), &ack(1, &[]));
+        assert_eq!(s.tcb.cwnd, expected_cwnd, "full control {full}");
     }
-    assert_eq!(s.tcb.cong_state, CongState::Recovery);
-    assert_eq!(s.tcb.ssthresh, 2 * MSS);
 }

@@ -3,7 +3,8 @@
 //! draft-cardwell-iccrg-bbr-congestion-control-00; ns-3 port by Jain, Mittal and Tahiliani,
 //! which follows Linux `net/ipv4/tcp_bbr.c`).
 //!
-//! BBR owns the window: [`CongestionOps::has_cong_control`] is true, so the sender calls
+//! BBR owns the window: the factory builds it with full control
+//! ([`Capabilities::full_control`](crate::Capabilities)), so the sender calls
 //! [`CongestionOps::cong_control`] with the ACK's [`RateConnection`] and [`RateSample`] instead of
 //! `pkts_acked` + `increase_window`, and BBR sets `tcb.cwnd` and `tcb.pacing_rate_bps` (and turns
 //! `tcb.pacing` on). Per ACK (`CongControl`): update the model and state (`UpdateBtlBw`,
@@ -522,7 +523,7 @@ impl CongestionOps for Bbr {
     }
 
     /// ns-3 `TcpCongestionOps::IncreaseWindow` (BBR does not override it, and the sender does
-    /// not call it for a `has_cong_control` algorithm): nothing.
+    /// not call it for a full-control algorithm): nothing.
     fn increase_window(&mut self, _tcb: &mut TcpState, _segments_acked: u32) {}
 
     /// `CongestionStateSet`.
@@ -568,10 +569,6 @@ impl CongestionOps for Bbr {
             }
             _ => {}
         }
-    }
-
-    fn has_cong_control(&self) -> bool {
-        true
     }
 
     /// `CongControl`: update the model and state, then pacing rate, send quantum and cwnd.

@@ -63,7 +63,10 @@ fn turns_pacing_on_and_sets_the_initial_pacing_rate() {
     assert_eq!(bbr.mode(), BbrMode::Startup);
     // 2.89 · 10 kB · 8 / 100 ms = 2.89 · 800 kb/s.
     assert_eq!(tcb.pacing_rate_bps, 2_312_000);
-    assert!(bbr.has_cong_control());
+    let caps = crate::build("bbr", &Default::default())
+        .unwrap()
+        .capabilities();
+    assert!(caps.full_control);
 }
 
 /// ns-3 tcp-bbr-test.cc `TcpBbrCheckGainValuesTest`, with HighGain 4 as there.

@@ -20,7 +20,7 @@
 //! # What the sender must do (burst mode)
 //!
 //! The factory builds Wave as a burst-mode [`Controller`](crate::Controller), which puts the
-//! sender in burst mode; Wave also has `has_cong_control() == true`. The [`BurstOps`] hooks
+//! sender in burst mode, and with full control (`cong_control` on every ACK). The [`BurstOps`] hooks
 //! mirror Patriciello's `tcp_congestion_ops` additions (`get_pacing_time`,
 //! `pacing_timer_expired`, `get_segs_per_round`, `segments_sent`):
 //!
@@ -247,10 +247,6 @@ impl CongestionOps for Wave {
         if self.initialized && event == CaEvent::TxStart {
             self.started = true;
         }
-    }
-
-    fn has_cong_control(&self) -> bool {
-        true
     }
 
     /// Linux `wavetcp_acked` (close cwnd to the flight, count scattered segments), then

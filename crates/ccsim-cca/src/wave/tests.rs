@@ -62,7 +62,10 @@ fn init_opens_one_burst_and_stays_out_of_slow_start() {
     let mut wave = Wave::default();
     assert_eq!(wave.burst_interval(), Time::from_millis(200));
     assert_eq!(wave.send_quantum(), 10);
-    assert!(wave.has_cong_control());
+    let caps = crate::build("wave", &Default::default())
+        .unwrap()
+        .capabilities();
+    assert!(caps.full_control && caps.burst_mode);
     wave.init(&mut tcb);
     assert_eq!((tcb.cwnd, tcb.ssthresh), (10 * MSS, 0));
     assert_eq!(wave.ssthresh(&tcb, 5 * MSS), 0);

@@ -2,14 +2,14 @@
 //! Every check names the key path of what it rejects.
 //!
 //! - `mod.rs` (here): the run-wide bounds and the flows' assembly ([`build_world`]);
-//! - [`tcp_options`]: TCP options and algorithm parameters of a flow;
+//! - [`tcp_config`]: a flow's `TcpConfig` from its TCP options, and its algorithm's parameters;
 //! - [`topology`]: the `[dumbbell]` template and explicit `[[nodes]]`/`[[links]]`.
 
-mod tcp_options;
+mod tcp_config;
 mod topology;
 
-pub(crate) use tcp_options::seed_randomised_algorithm;
-pub use tcp_options::tcp_config;
+pub(crate) use tcp_config::seed_randomised_algorithm;
+pub use tcp_config::tcp_config;
 
 use crate::config::{FlowSpec, Profile, Scenario};
 use crate::error::ScenarioError;
@@ -17,7 +17,7 @@ use crate::world::{Flow, World};
 use ccsim_core::Time;
 use ccsim_net::NodeId;
 use ccsim_tcp::{TcpReceiver, TcpSender};
-use tcp_options::profile_algorithm_defaults;
+use tcp_config::profile_algorithm_defaults;
 use topology::{check_no_route_loop, dumbbell, explicit};
 
 /// IP + TCP + timestamp-option bytes of a full segment: a BDP in packets is
