@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 import ccsim
-from ccsim._ccsim import link_change_phases
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "validation" / "golden" / "ns3"
@@ -38,6 +37,10 @@ def phase_metrics(
 ) -> dict[str, Any]:
     """The summary's `link_changes` metrics (computed by the core, `link_changes.rs`) of
     ns-3's cumulative delivered bytes, so both simulators are measured by one definition."""
+    # Imported here, not at the top: `benches/vs_ns3.py` imports this module for
+    # `scenario_from_golden` alone and must run with an older installed extension too.
+    from ccsim._ccsim import link_change_phases
+
     d = [float(x) for x in delivered]
     return json.loads(link_change_phases([float(x) for x in t], d, start, t_on, t_off, end))
 
