@@ -36,6 +36,8 @@ def test_grid_covers_every_algorithm_in_every_case() -> None:
     sack_off = {"TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpWestwoodPlus"}
     for case in ("AN", "CN"):
         assert cases.get(case, set()) >= sack_off, (case, sorted(cases.get(case, ())))
+    # Seed 003's GEO link (10 Mb/s, 300 ms, SACK off): the long path of its Table 1.
+    assert cases.get("GN", set()) >= sack_off - {"TcpCubic"}, sorted(cases.get("GN", ()))
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[f.stem for f in GOLDEN])
@@ -55,6 +57,9 @@ def test_case_against_ns3(path) -> None:
     # samples: ns-3 prints ten significant digits) are equal.
     ns3, ours = row["ns3"], row["ccsim"]
     assert row["ccsim_flow_goodput"] == pytest.approx(row["ns3_flow_goodput"], rel=1e-9), key
-    for k in ("retx_segments", "rtt_p50_ms", "rtt_p95_ms"):
-        assert ours[k] == ns3[k], (key, k, ns3[k], ours[k])
+    assert ours["retx_segments"] == ns3["retx_segments"], key
+    # The percentiles interpolate between two samples (numpy's linear rule) when they fall
+    # between ranks (case GN's p95: ns-3 prints 768.45, ccsim computes 768.4499999999989).
+    for k in ("rtt_p50_ms", "rtt_p95_ms"):
+        assert ours[k] == pytest.approx(ns3[k], abs=1e-6), (key, k, ns3[k], ours[k])
     assert ours["rtt_mean_ms"] == pytest.approx(ns3["rtt_mean_ms"], abs=1e-5), key

@@ -386,12 +386,15 @@ def main(argv: list[str] | None = None) -> int:
         figs = plots(rows, Path(args.out).parent / "img")
         text += "\n## Figures\n\n" + "\n\n".join(figs) + "\n"
 
-    # The mesh comparison (validation/compare_mesh.py) and the Linux-kernel comparison
-    # (validation/compare_linux.py) own their own blocks of the report.
+    # The mesh comparison (validation/compare_mesh.py), the ns3-mmwave one and the
+    # Linux-kernel comparison (validation/compare_linux.py) own their own blocks of the report.
     out = Path(args.out)
     if out.exists():
         old = out.read_text()
         m = re.search(r"<!-- mesh:begin -->.*?<!-- mesh:end -->\n?", old, re.S)
+        if m:
+            text = text.rstrip("\n") + "\n\n" + m.group(0)
+        m = re.search(r"<!-- ns3-mmwave -->.*?<!-- ns3-mmwave:end -->\n?", old, re.S)
         if m:
             text = text.rstrip("\n") + "\n\n" + m.group(0)
         m = re.search(r"<!-- linux-kernel -->.*?<!-- /linux-kernel -->\n?", old, re.S)

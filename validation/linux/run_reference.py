@@ -164,12 +164,17 @@ def wire_bytes_overhead() -> int:
     return 2 - 14
 
 
+# htb's bucket depth in seconds at the rate (`--burst-ms`, trial runs only).
+BURST_S = 0.005
+
+
 def htb_class_args(rate_bps: int, mtu: int) -> list[str]:
     # Burst of 5 ms at the rate (at least two full packets). htb releases packets from its
     # watchdog timer; on a loaded machine that softirq can run late, and time beyond the
     # bucket's depth is capacity lost for good. 5 ms absorbs that; it lets a burst leave at
-    # once only after the queue has been empty (start-up, end of recovery).
-    burst = max(2 * (mtu + 14), int(rate_bps * 0.005 / 8))
+    # once only after the queue has been empty (start-up, end of recovery, BBR's ProbeRTT),
+    # which BBR measures as a delivery rate above the link's (validation/report.md).
+    burst = max(2 * (mtu + 14), int(rate_bps * BURST_S / 8))
     return [
         "rate",
         f"{rate_bps}bit",
@@ -912,9 +917,20 @@ def main() -> None:
         help="override the case duration (trial runs only; writes to "
         "/tmp, not to the golden directory)",
     )
+    ap.add_argument(
+        "--burst-ms",
+        type=float,
+        help="htb bucket depth in ms at the rate (default 5; at least two packets); "
+        "trial runs only, needs --duration",
+    )
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--ping-test", action="store_true")
     a = ap.parse_args()
+    if a.burst_ms is not None:
+        if not a.duration:
+            sys.exit("--burst-ms is for trial runs: give --duration too")
+        global BURST_S
+        BURST_S = a.burst_ms / 1000
     if a.table:
         print(table())
         print()

@@ -127,6 +127,21 @@ CASES: dict[str, dict[str, str]] = {
         "rateChange": "5:50000000,10:1300000000",
         "sack": "0",
     },
+    # Issue 17: SACK off on a long path like seed 003's GEO link L2 (10 Mb/s, 300 ms one way,
+    # 520 packets ~ 1 BDP, 4 MB buffers as experiments/seed003_vertical_handover.toml), 120 s.
+    # Slow start overshoots by ~a BDP; without SACK, NewReno repairs one hole per RTT (0.6 s)
+    # until its RTO fires, then ns-3 retransmits everything outstanding (go-back-N): whether
+    # ccsim's thousands of retransmissions there are ns-3's is decided against this case.
+    "GN": {
+        "flows": "1",
+        "bottleneckRate": "10000000",
+        "bottleneckDelay": "300",
+        "mss": "1448",
+        "queuePackets": "520",
+        "bufSize": "4000000",
+        "duration": "120",
+        "sack": "0",
+    },
     # Not in the issue grid: a small 20 Mb/s link blocked to 2 Mb/s from 2 to 4 s with a 200 ms
     # minimum RTO. ns-3.44's PRR bugs (#1282/#1350/#1351) make CUBIC collapse into repeated
     # timeouts here; ccsim's `ns3` profile must reproduce that (tests/test_cli_and_api.py runs
