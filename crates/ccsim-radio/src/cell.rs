@@ -17,96 +17,19 @@
 //! A packet arriving during a slot can be sent from the next slot boundary on. Slots without
 //! work produce no deadline, so an idle cell costs nothing.
 
-use crate::amc::{AmcModel, FrameConfig};
-use crate::fading::{max_doppler_hz, FadingConfig, FadingProcess};
-use crate::link_adaptation::{draw_tb_outcome_sinr, mcs_efficiency, LinkAdaptationConfig};
-use crate::rlc::{draw_tb_outcome, HarqConfig, RlcAdmission, RlcBuffer, RlcConfig, RlcMode};
+use crate::am_link::{am_config, AmLink};
+use crate::amc::FrameConfig;
+pub use crate::cell_config::CellConfig;
+use crate::fading::{max_doppler_hz, FadingProcess};
+use crate::link_adaptation::mcs_efficiency;
+use crate::rlc::{RlcAdmission, RlcBuffer, RlcConfig, RlcMode, RlcModel};
 use crate::rlc_am::UnackedWindow;
-use crate::scheduler::{Demand, Scheduler, SchedulerConfig};
+use crate::scheduler::{Demand, Scheduler};
 use ccsim_core::{RngStream, Time};
-use serde::{Deserialize, Serialize};
 
 /// Reservation ring length: retransmissions further ahead than this many slots are not
 /// reserved (their delay is still applied).
 const RESERVATION_SLOTS: usize = 4096;
-
-/// MAC/RLC configuration of a cell.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CellConfig {
-    /// Slot structure and resources.
-    pub frame: FrameConfig,
-    /// SINR → spectral efficiency.
-    #[serde(default)]
-    pub amc: AmcModel,
-    #[serde(default)]
-    pub harq: HarqConfig,
-    #[serde(default)]
-    pub rlc: RlcConfig,
-    #[serde(default)]
-    pub scheduler: SchedulerConfig,
-    /// Slots between the scheduling decision and the transmission (`m_L1L2Latency` 2).
-    #[serde(default = "default_sched_latency")]
-    pub sched_latency_slots: u32,
-    /// Small-scale fading on every link (off by default; [`crate::fading`]).
-    #[serde(default)]
-    pub fading: FadingConfig,
-    /// MCS from a lagging CQI and BLER from the SINR a TB meets ([`crate::link_adaptation`]);
-    /// absent: `amc` on the current SINR and HARQ's fixed `bler`.
-    #[serde(default)]
-    pub link_adaptation: Option<LinkAdaptationConfig>,
-}
-
-fn default_sched_latency() -> u32 {
-    2
-}
-
-impl CellConfig {
-    /// ns3-mmwave-like defaults (ANCHORS §1.1): NR µ = 2 at 200 MHz, CQI table 2, HARQ on,
-    /// RLC AM with a 20 MiB buffer, round robin.
-    pub fn mmwave() -> Self {
-        CellConfig {
-            frame: FrameConfig::mmwave_nr(),
-            amc: AmcModel::CqiTable2,
-            harq: HarqConfig::default(),
-            rlc: RlcConfig::default(),
-            scheduler: SchedulerConfig::RoundRobin,
-            sched_latency_slots: default_sched_latency(),
-            fading: FadingConfig::default(),
-            link_adaptation: None,
-        }
-    }
-
-    /// Checks the PHY parts; the error names the key (relative to the cell) and allowed values.
-    pub fn validate(&self) -> Result<(), String> {
-        self.fading.validate()?;
-        if let Some(la) = &self.link_adaptation {
-            la.validate()?;
-        }
-        Ok(())
-    }
-
-    /// LTE: 20 MHz, 1 ms TTI, CQI table 1 (= TS 36.213 Table 7.2.3-1), HARQ RTT 8 ms (LTE FDD
-    /// synchronous HARQ, TS 36.213 §8), decode 1 TTI (assumption), proportional fair.
-    pub fn lte() -> Self {
-        CellConfig {
-            frame: FrameConfig::lte(20e6),
-            amc: AmcModel::CqiTable1,
-            harq: HarqConfig {
-                rtt_slots: 8,
-                decode_latency_us: 1_000,
-                ..HarqConfig::default()
-            },
-            rlc: RlcConfig::default(),
-            scheduler: SchedulerConfig::ProportionalFair {
-                time_constant_us: 100_000,
-            },
-            sched_latency_slots: default_sched_latency(),
-            fading: FadingConfig::default(),
-            link_adaptation: None,
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -166,6 +89,9 @@ pub struct CellCounters {
     pub lost_packets: u64,
     /// Packets dropped by a full RLC buffer (whole, or some of their IP fragments).
     pub dropped_packets: u64,
+    /// RLC AM PDUs retransmitted by ARQ (`rlc.model = "entity"`; the delay model counts its
+    /// ARQ rounds in `tb_retransmissions` only).
+    pub arq_retransmissions: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -183,6 +109,22 @@ struct CellUe {
     /// The link's fading process (with `fading.enabled`).
     fading: Option<FadingProcess>,
     unacked: UnackedWindow,
+    /// The RLC AM entity (`rlc.model = "entity"`); `buffer` and `unacked` are then unused.
+    am: Option<Box<AmLink>>,
+}
+
+impl CellUe {
+    fn has_data(&self) -> bool {
+        self.am
+            .as_ref()
+            .map_or(!self.buffer.is_empty(), |a| a.has_data())
+    }
+    /// Bytes a grant needs to send everything waiting.
+    fn pending_bytes(&self) -> u64 {
+        self.am
+            .as_ref()
+            .map_or(self.buffer.bytes(), |a| a.pending_bytes())
+    }
 }
 
 /// Per-UE view of a cell.
@@ -211,6 +153,8 @@ pub struct Cell {
     counters: CellCounters,
     demands: Vec<Demand>,
     grants: Vec<u64>,
+    /// `rlc` with ARQ off: the entity model draws HARQ only, its RLC does the rest.
+    harq_only: RlcConfig,
 }
 
 impl Cell {
@@ -236,6 +180,15 @@ impl Cell {
             } else {
                 0
             }),
+            am: (config.rlc.model == RlcModel::Entity).then(|| {
+                // The status report's uplink: UlSchedDelay 1 slot + 1 slot + decoding.
+                let uplink = Time(2 * slot_ns) + Time::from_micros(config.harq.decode_latency_us);
+                Box::new(AmLink::new(
+                    am_config(&config.rlc),
+                    uplink,
+                    config.rlc.buffer_bytes,
+                ))
+            }),
         };
         let mut ues = vec![ue; n_ues];
         if config.fading.enabled {
@@ -256,6 +209,10 @@ impl Cell {
             counters: CellCounters::default(),
             demands: Vec::with_capacity(n_ues),
             grants: Vec::with_capacity(n_ues),
+            harq_only: RlcConfig {
+                mode: RlcMode::Um,
+                ..config.rlc.clone()
+            },
             config,
         }
     }
@@ -288,20 +245,30 @@ impl Cell {
 
     /// The UE's oldest buffered packet has been partly sent (RLC segmentation).
     pub fn head_partly_sent(&self, ue: usize) -> bool {
-        self.ues[ue].buffer.head_partly_sent()
+        self.ues[ue].am.is_none() && self.ues[ue].buffer.head_partly_sent()
     }
 
     /// Hands the UE's SDUs sent but not yet acknowledged at `now` to `f` (oldest first), as
     /// [`UnackedWindow::drain_unacked`]; empty unless RLC AM with `forward_unacked`.
     pub fn drain_unacked(&mut self, ue: usize, now: Time, f: impl FnMut(u32)) {
-        self.ues[ue].unacked.drain_unacked(now, f);
+        let forward_unacked = self.config.rlc.forward_unacked;
+        let u = &mut self.ues[ue];
+        match &u.am {
+            Some(am) if forward_unacked => am.delivered_unacked(f),
+            Some(_) => {}
+            None => u.unacked.drain_unacked(now, f),
+        }
     }
 
     /// Puts a forwarded SDU at the head of the UE's buffer ([`RlcBuffer::push_front`]).
     pub fn push_front(&mut self, now: Time, ue: usize, packet: u32, bytes: u32) -> Admission {
         let u = &mut self.ues[ue];
-        let was_empty = u.buffer.is_empty();
-        if u.buffer.push_front(packet, bytes) == RlcAdmission::Dropped {
+        let was_empty = !u.has_data();
+        let admission = match u.am.as_mut() {
+            Some(am) => am.push_front(packet, bytes),
+            None => u.buffer.push_front(packet, bytes),
+        };
+        if admission == RlcAdmission::Dropped {
             self.counters.dropped_packets += 1;
             return Admission::Dropped;
         }
@@ -317,7 +284,10 @@ impl Cell {
     pub fn detach(&mut self, ue: usize, f: impl FnMut(u32, u32)) -> Time {
         let u = &mut self.ues[ue];
         u.attached = false;
-        u.buffer.drain(f);
+        match u.am.as_mut() {
+            Some(am) => am.drain_for_handover(|_| {}, f),
+            None => u.buffer.drain(f),
+        }
         u.unacked.drain_unacked(Time::ZERO, |_| {});
         u.head_lost = false;
         u.last_delivery
@@ -396,8 +366,12 @@ impl Cell {
     /// Offers a packet for `ue` to the RLC buffer (drop-tail).
     pub fn enqueue(&mut self, now: Time, ue: usize, packet: u32, bytes: u32) -> Admission {
         let u = &mut self.ues[ue];
-        let was_empty = u.buffer.is_empty();
-        let admission = match u.buffer.enqueue(packet, bytes) {
+        let was_empty = !u.has_data();
+        let admitted = match u.am.as_mut() {
+            Some(am) => am.enqueue(packet, bytes),
+            None => u.buffer.enqueue(packet, bytes),
+        };
+        let admission = match admitted {
             RlcAdmission::Accepted => Admission::Accepted,
             RlcAdmission::Dropped => Admission::Dropped,
         };
@@ -410,12 +384,21 @@ impl Cell {
         admission
     }
 
-    /// The next slot boundary at which some UE can be served, if any.
+    /// The next instant the cell has work: a slot boundary at which some UE can be served, or
+    /// an RLC AM entity's arrival or timer.
     pub fn next_deadline(&self) -> Option<Time> {
+        match (self.next_slot(), self.next_am_event()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The next slot boundary at which some UE can be served, if any.
+    fn next_slot(&self) -> Option<Time> {
         let min_slot = self.last_slot.map_or(0, |l| l + 1);
         self.ues
             .iter()
-            .filter(|u| u.attached && !u.buffer.is_empty() && u.se > 0.0)
+            .filter(|u| u.attached && u.has_data() && u.se > 0.0)
             .map(|u| {
                 u.ready_at
                     .max(u.available_from)
@@ -429,11 +412,15 @@ impl Cell {
 
     /// Processes every slot with work that starts at or before `now`.
     pub fn poll(&mut self, now: Time, out: &mut Vec<Delivery>) {
-        while let Some(t) = self.next_deadline() {
-            if t > now {
-                break;
+        loop {
+            let slot = self.next_slot().filter(|&t| t <= now);
+            let am = self.next_am_event().filter(|&t| t <= now);
+            match (slot, am) {
+                // RLC events first: a status report arriving at a slot start is served in it.
+                (_, Some(t)) if slot.is_none_or(|s| t <= s) => self.process_am(t, out),
+                (Some(t), _) => self.run_slot(t.as_nanos() / self.slot_ns, out),
+                _ => break,
             }
-            self.run_slot(t.as_nanos() / self.slot_ns, out);
         }
     }
 
@@ -451,7 +438,7 @@ impl Cell {
         for i in 0..self.ues.len() {
             let u = &self.ues[i];
             if u.attached
-                && !u.buffer.is_empty()
+                && u.has_data()
                 && u.se > 0.0
                 && u.ready_at.max(u.available_from) <= slot_start
             {
@@ -459,7 +446,7 @@ impl Cell {
                 if se > 0.0 {
                     self.demands.push(Demand {
                         ue: i,
-                        units_needed: FrameConfig::units_for_bytes(self.ues[i].buffer.bytes(), se),
+                        units_needed: FrameConfig::units_for_bytes(self.ues[i].pending_bytes(), se),
                         bytes_per_unit: se / 8.0,
                         se,
                         mcs,
@@ -483,53 +470,19 @@ impl Cell {
         for j in 0..self.demands.len() {
             let (ue, units) = (self.demands[j].ue, self.grants[j]);
             let (se, mcs) = (self.demands[j].se, self.demands[j].mcs);
-            let tb_bytes = FrameConfig::bytes_for_units(units, se).min(self.ues[ue].buffer.bytes());
+            let tb_bytes =
+                FrameConfig::bytes_for_units(units, se).min(self.ues[ue].pending_bytes());
             if tb_bytes == 0 {
                 self.scheduler.served(ue, 0, self.slot_ns);
                 continue;
             }
             busy = true;
-            let slot_ns = self.slot_ns;
-            let reserve = &mut self.reserve;
-            let reserve_resend = |off: Time| {
-                let at = k + off.as_nanos() / slot_ns;
-                if at - k < RESERVATION_SLOTS as u64 {
-                    let r = &mut reserve[(at % RESERVATION_SLOTS as u64) as usize];
-                    if r.0 != at {
-                        *r = (at, 0);
-                    }
-                    r.1 += units;
-                }
-            };
-            let outcome = match &self.config.link_adaptation {
-                Some(la) => {
-                    let link = &self.ues[ue];
-                    let sinr_at = |off: Time| {
-                        link.sinr_db
-                            + link
-                                .fading
-                                .as_ref()
-                                .map_or(0.0, |f| f.gain_db(slot_start + off))
-                    };
-                    draw_tb_outcome_sinr(
-                        &mut self.rng,
-                        la,
-                        &self.config.harq,
-                        &self.config.rlc,
-                        slot,
-                        mcs,
-                        sinr_at,
-                        reserve_resend,
-                    )
-                }
-                None => draw_tb_outcome(
-                    &mut self.rng,
-                    &self.config.harq,
-                    &self.config.rlc,
-                    slot,
-                    reserve_resend,
-                ),
-            };
+            if self.ues[ue].am.is_some() {
+                self.send_am_tb(k, ue, units, tb_bytes, mcs, base_delay);
+                self.scheduler.served(ue, tb_bytes, self.slot_ns);
+                continue;
+            }
+            let outcome = self.draw_outcome(k, ue, units, mcs, false);
             let u = &mut self.ues[ue];
             let done = slot_start + base_delay + outcome.extra_delay;
             let retx = (outcome.transmissions - 1) as u64;
@@ -591,12 +544,21 @@ impl Cell {
 
     pub fn ue_probe(&self, ue: usize) -> CellUeProbe {
         let u = &self.ues[ue];
+        let (rlc_bytes, rlc_packets, rlc_max_bytes, rlc_drops) = match &u.am {
+            Some(am) => (am.buffer_bytes(), am.buffer_sdus(), am.max_bytes, am.drops),
+            None => (
+                u.buffer.bytes(),
+                u.buffer.packets(),
+                u.buffer.max_bytes,
+                u.buffer.drops,
+            ),
+        };
         CellUeProbe {
             attached: u.attached,
-            rlc_bytes: u.buffer.bytes(),
-            rlc_packets: u.buffer.packets(),
-            rlc_max_bytes: u.buffer.max_bytes,
-            rlc_drops: u.buffer.drops,
+            rlc_bytes,
+            rlc_packets,
+            rlc_max_bytes,
+            rlc_drops,
             sinr_db: u.sinr_db,
             spectral_efficiency: u.se,
             delivered_bytes: u.delivered_bytes,
@@ -604,6 +566,13 @@ impl Cell {
     }
 }
 
+#[path = "cell_am.rs"]
+mod am;
+
 #[cfg(test)]
 #[path = "cell_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "cell_am_tests.rs"]
+mod am_tests;

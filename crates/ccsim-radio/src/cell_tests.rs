@@ -1,6 +1,7 @@
 //! Unit tests of [`crate::cell`] (a separate file to keep `cell.rs` short).
 use super::*;
 use crate::link_adaptation::LinkAdaptationConfig;
+use crate::rlc::HarqConfig;
 
 fn no_harq() -> CellConfig {
     CellConfig {

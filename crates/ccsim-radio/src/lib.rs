@@ -24,8 +24,10 @@
 //! Every formula names its source in the module docs; the crate README lists them all with
 //! the defaults and the integration contract.
 
+pub mod am_link;
 pub mod amc;
 pub mod cell;
+pub mod cell_config;
 pub mod fading;
 pub mod geometry;
 pub mod handover;

@@ -29,7 +29,7 @@
 //!   redundancy, which combines mutual information). After `harq.max_attempts` RLC AM
 //!   retransmits (a fresh round, no combining), up to `rlc.max_retx` times; then the TB is lost.
 
-use crate::rlc::{HarqConfig, RlcConfig, RlcMode, TbOutcome};
+use crate::rlc::{arq_rounds, harq_rtt, retry_tb, Attempt, HarqConfig, RlcConfig, TbOutcome};
 use ccsim_core::{RngStream, Time};
 use serde::{Deserialize, Serialize};
 
@@ -190,8 +190,9 @@ impl LinkAdaptationConfig {
 }
 
 /// Draws the fate of a TB at `mcs` whose attempt at offset `o` from the first transmission
-/// meets `sinr_at(o)` dB (see the module docs). `on_resend(offset)` is called for every
-/// retransmission, as in [`crate::rlc::draw_tb_outcome`].
+/// meets `sinr_at(o)` dB (see the module docs): the shared retry loop
+/// ([`crate::rlc::retry_tb`]) with each attempt's BLER taken at the SINR combined over the
+/// attempts of its HARQ round. `on_resend(offset)` is called for every retransmission.
 #[allow(clippy::too_many_arguments)] // the inputs of one draw; a struct would only rename them
 pub fn draw_tb_outcome_sinr(
     rng: &mut RngStream,
@@ -201,53 +202,32 @@ pub fn draw_tb_outcome_sinr(
     slot: Time,
     mcs: u8,
     mut sinr_at: impl FnMut(Time) -> f64,
-    mut on_resend: impl FnMut(Time),
+    on_resend: impl FnMut(Time),
 ) -> TbOutcome {
-    let mut out = TbOutcome {
-        transmissions: 1,
-        ..TbOutcome::default()
-    };
-    let rtt = Time(slot.as_nanos() * harq.rtt_slots.max(1) as u64);
-    let rlc_delay = Time::from_micros(rlc.retx_delay_us);
-    let max_attempts = if harq.enabled {
-        harq.max_attempts.max(1)
-    } else {
-        1
-    };
-    let mut offset = Time::ZERO;
+    let max_attempts = if harq.enabled { harq.max_attempts } else { 1 };
     let mut combined = 0.0;
-    let mut attempt_in_round = 1;
-    loop {
-        combined += 10f64.powf(sinr_at(offset) / 10.0);
-        if !rng.bernoulli(la.bler(10.0 * combined.log10(), mcs)) {
-            break; // decoded
+    let fail_prob = |a: Attempt| {
+        if a.in_round == 1 {
+            combined = 0.0; // an RLC retransmission is a fresh HARQ process
         }
-        if attempt_in_round < max_attempts {
-            attempt_in_round += 1;
-            offset += rtt;
-        } else {
-            if rlc.mode == RlcMode::Um || out.rlc_retx >= rlc.max_retx {
-                out.lost = true;
-                break;
-            }
-            out.rlc_retx += 1;
-            attempt_in_round = 1;
-            combined = 0.0;
-            offset += rlc_delay;
-        }
-        out.transmissions += 1;
-        on_resend(offset);
-    }
-    out.extra_delay = offset;
-    if !out.lost && rlc.residual_loss > 0.0 && rng.bernoulli(rlc.residual_loss) {
-        out.lost = true;
-    }
-    out
+        combined += 10f64.powf(sinr_at(a.offset) / 10.0);
+        la.bler(10.0 * combined.log10(), mcs)
+    };
+    retry_tb(
+        rng,
+        harq_rtt(harq, slot),
+        max_attempts,
+        arq_rounds(rlc),
+        rlc,
+        fail_prob,
+        on_resend,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rlc::RlcMode;
 
     #[test]
     fn tb_sizes_match_ns3_mmwave() {

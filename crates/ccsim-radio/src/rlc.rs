@@ -30,12 +30,32 @@ pub enum RlcMode {
     Um,
 }
 
+/// How the cell models RLC (the `rlc.model` key).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RlcModel {
+    /// ARQ as delay: a TB's HARQ/ARQ fate and delay are drawn when it is sent (this module).
+    /// Fast; the default.
+    #[default]
+    Delay,
+    /// The RLC AM entity of [`crate::rlc_am`] per UE: PDUs segmented to the TB size, status
+    /// reports over the uplink, `t-PollRetransmit` / `t-Reordering` / `t-StatusProhibit`
+    /// ([`crate::am_link`]). AM only.
+    Entity,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RlcConfig {
     /// Acknowledged (AM) or unacknowledged (UM) mode.
     #[serde(default = "default_mode")]
     pub mode: RlcMode,
+    /// `"delay"` (ARQ as delay, the fast default) or `"entity"` (the RLC AM entity per TB).
+    #[serde(default)]
+    pub model: RlcModel,
+    /// `t-Reordering` (µs) of the `"entity"` model: 2 ms in the ns3-mmwave TCP examples.
+    #[serde(default = "default_reordering")]
+    pub reordering_us: u64,
     /// Transmit buffer per UE (bytes), drop-tail; 20 MiB as the ns3-mmwave TCP examples.
     #[serde(default = "default_buffer")]
     pub buffer_bytes: u64,
@@ -60,6 +80,9 @@ pub struct RlcConfig {
     pub forward_unacked: bool,
 }
 
+fn default_reordering() -> u64 {
+    2_000
+}
 fn default_status_prohibit() -> u64 {
     1_000
 }
@@ -84,6 +107,8 @@ impl Default for RlcConfig {
     fn default() -> Self {
         RlcConfig {
             mode: default_mode(),
+            model: RlcModel::Delay,
+            reordering_us: default_reordering(),
             buffer_bytes: default_buffer(),
             retx_delay_us: default_retx_delay(),
             max_retx: default_max_retx(),
@@ -160,57 +185,115 @@ pub struct TbOutcome {
     pub extra_delay: Time,
 }
 
-/// Draws a TB's fate. `on_resend(offset)` is called for each retransmission with its time
-/// offset from the first transmission, so the caller can reserve resources for it.
-pub fn draw_tb_outcome(
+/// One transmission attempt of a TB, as the decode model sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    /// Time from the TB's first transmission.
+    pub offset: Time,
+    /// 1 for the first transmission of a HARQ round (a fresh start: nothing to combine with).
+    pub in_round: u32,
+    /// RLC retransmission rounds before this one.
+    pub rlc_round: u32,
+}
+
+/// The HARQ/ARQ retry loop shared by every TB model: attempt `k` fails with probability
+/// `fail_prob(attempt)` (one Bernoulli draw per attempt, in order); a failed attempt is
+/// retransmitted one HARQ `rtt` later up to `max_attempts` per round, then RLC retransmits
+/// after `rlc.retx_delay_us` with a fresh round, up to `arq_rounds` times, after which the TB
+/// is lost. `on_resend(offset)` is called for each retransmission. A decoded TB then meets
+/// `rlc.residual_loss` (one more draw when > 0).
+pub fn retry_tb(
     rng: &mut RngStream,
-    harq: &HarqConfig,
+    rtt: Time,
+    max_attempts: u32,
+    arq_rounds: u32,
     rlc: &RlcConfig,
-    slot: Time,
+    mut fail_prob: impl FnMut(Attempt) -> f64,
     mut on_resend: impl FnMut(Time),
 ) -> TbOutcome {
     let mut out = TbOutcome {
         transmissions: 1,
         ..TbOutcome::default()
     };
-    if harq.enabled {
-        let rtt = Time(slot.as_nanos() * harq.rtt_slots.max(1) as u64);
-        let rlc_delay = Time::from_micros(rlc.retx_delay_us);
-        let mut offset = Time::ZERO;
-        let mut first_of_round = true;
-        let mut attempt_in_round = 1;
-        loop {
-            let p = if first_of_round && out.rlc_retx == 0 {
-                harq.bler
-            } else {
-                harq.retx_bler
-            };
-            if !rng.bernoulli(p) {
-                break; // decoded
-            }
-            first_of_round = false;
-            if attempt_in_round < harq.max_attempts.max(1) {
-                attempt_in_round += 1;
-                offset += rtt;
-            } else {
-                // HARQ gave up: RLC AM retransmits, UM loses the data.
-                if rlc.mode == RlcMode::Um || out.rlc_retx >= rlc.max_retx {
-                    out.lost = true;
-                    break;
-                }
-                out.rlc_retx += 1;
-                attempt_in_round = 1;
-                offset += rlc_delay;
-            }
-            out.transmissions += 1;
-            on_resend(offset);
+    let rlc_delay = Time::from_micros(rlc.retx_delay_us);
+    let mut attempt = Attempt {
+        offset: Time::ZERO,
+        in_round: 1,
+        rlc_round: 0,
+    };
+    loop {
+        if !rng.bernoulli(fail_prob(attempt)) {
+            break; // decoded
         }
-        out.extra_delay = offset;
+        if attempt.in_round < max_attempts.max(1) {
+            attempt.in_round += 1;
+            attempt.offset += rtt;
+        } else {
+            // HARQ gave up: RLC AM retransmits, UM (or AM past max_retx) loses the data.
+            if out.rlc_retx >= arq_rounds {
+                out.lost = true;
+                break;
+            }
+            out.rlc_retx += 1;
+            attempt.rlc_round = out.rlc_retx;
+            attempt.in_round = 1;
+            attempt.offset += rlc_delay;
+        }
+        out.transmissions += 1;
+        on_resend(attempt.offset);
     }
+    out.extra_delay = attempt.offset;
+    residual_loss(rng, rlc, &mut out);
+    out
+}
+
+/// RLC retransmission rounds the delay model allows: none in UM.
+pub fn arq_rounds(rlc: &RlcConfig) -> u32 {
+    match rlc.mode {
+        RlcMode::Um => 0,
+        RlcMode::Am => rlc.max_retx,
+    }
+}
+
+fn residual_loss(rng: &mut RngStream, rlc: &RlcConfig, out: &mut TbOutcome) {
     if !out.lost && rlc.residual_loss > 0.0 && rng.bernoulli(rlc.residual_loss) {
         out.lost = true;
     }
-    out
+}
+
+/// The HARQ round trip: `rtt_slots` slots.
+pub fn harq_rtt(harq: &HarqConfig, slot: Time) -> Time {
+    Time(slot.as_nanos() * harq.rtt_slots.max(1) as u64)
+}
+
+/// Draws a TB's fate with fixed block error rates: `bler` for the very first transmission,
+/// `retx_bler` for every later one. `on_resend(offset)` is called for each retransmission
+/// with its time offset from the first transmission, so the caller can reserve resources.
+pub fn draw_tb_outcome(
+    rng: &mut RngStream,
+    harq: &HarqConfig,
+    rlc: &RlcConfig,
+    slot: Time,
+    on_resend: impl FnMut(Time),
+) -> TbOutcome {
+    if !harq.enabled {
+        let mut out = TbOutcome {
+            transmissions: 1,
+            ..TbOutcome::default()
+        };
+        residual_loss(rng, rlc, &mut out);
+        return out;
+    }
+    let first = |a: Attempt| a.in_round == 1 && a.rlc_round == 0;
+    retry_tb(
+        rng,
+        harq_rtt(harq, slot),
+        harq.max_attempts,
+        arq_rounds(rlc),
+        rlc,
+        |a| if first(a) { harq.bler } else { harq.retx_bler },
+        on_resend,
+    )
 }
 
 /// One piece of a packet taken from the buffer for a TB.
@@ -365,167 +448,5 @@ impl RlcBuffer {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn drop_tail_counts_drops() {
-        let mut b = RlcBuffer::new(3000);
-        assert_eq!(b.enqueue(1, 1500), RlcAdmission::Accepted);
-        assert_eq!(b.enqueue(2, 1500), RlcAdmission::Accepted);
-        assert_eq!(b.enqueue(3, 1), RlcAdmission::Dropped);
-        assert_eq!(
-            (b.drops, b.dropped_bytes, b.bytes(), b.packets()),
-            (1, 1, 3000, 2)
-        );
-        assert_eq!(b.max_bytes, 3000);
-    }
-
-    #[test]
-    fn segmentation_and_drain() {
-        let mut b = RlcBuffer::new(1 << 20);
-        for p in 0..3 {
-            assert_eq!(b.enqueue(p, 1000), RlcAdmission::Accepted);
-        }
-        let mut segs = Vec::new();
-        assert_eq!(b.take(1500, |s| segs.push(s)), 1500);
-        assert_eq!(
-            segs,
-            vec![
-                Segment {
-                    packet: 0,
-                    bytes: 1000,
-                    first: true,
-                    last: true,
-                },
-                Segment {
-                    packet: 1,
-                    bytes: 500,
-                    first: true,
-                    last: false,
-                },
-            ]
-        );
-        assert_eq!(b.bytes(), 1500);
-        segs.clear();
-        b.take(600, |s| segs.push(s));
-        assert_eq!(
-            segs[0],
-            Segment {
-                packet: 1,
-                bytes: 500,
-                first: false,
-                last: true,
-            }
-        );
-        assert_eq!(
-            segs[1],
-            Segment {
-                packet: 2,
-                bytes: 100,
-                first: true,
-                last: false,
-            }
-        );
-        let mut drained = Vec::new();
-        b.drain(|p, s| drained.push((p, s)));
-        assert_eq!(drained, vec![(2, 1000)]);
-        assert_eq!(b.bytes(), 0);
-        assert!(b.is_empty());
-    }
-
-    #[test]
-    fn harq_off_is_instant_and_lossless() {
-        let mut rng = RngStream::new(1, "h");
-        let harq = HarqConfig {
-            enabled: false,
-            ..HarqConfig::default()
-        };
-        let o = draw_tb_outcome(
-            &mut rng,
-            &harq,
-            &RlcConfig::default(),
-            Time::from_micros(250),
-            |_| panic!(),
-        );
-        assert_eq!(
-            o,
-            TbOutcome {
-                transmissions: 1,
-                rlc_retx: 0,
-                lost: false,
-                extra_delay: Time::ZERO
-            }
-        );
-    }
-
-    #[test]
-    fn harq_statistics_match_the_geometric_law() {
-        let mut rng = RngStream::new(3, "harq");
-        let harq = HarqConfig::default();
-        let rlc = RlcConfig::default();
-        let slot = Time::from_micros(250);
-        let n = 100_000;
-        let (mut retx, mut delayed, mut rlc_rounds) = (0u64, 0u64, 0u64);
-        for _ in 0..n {
-            let mut resends = 0;
-            let o = draw_tb_outcome(&mut rng, &harq, &rlc, slot, |off| {
-                resends += 1;
-                assert!(off > Time::ZERO);
-            });
-            assert!(!o.lost);
-            assert_eq!(o.transmissions, 1 + resends);
-            retx += (o.transmissions - 1) as u64;
-            delayed += (o.extra_delay > Time::ZERO) as u64;
-            rlc_rounds += o.rlc_retx as u64;
-        }
-        // P(first attempt fails) = 0.1; E[retransmissions] ≈ 0.1 + 0.01 + 0.001 = 0.111.
-        let f = delayed as f64 / n as f64;
-        assert!((f - 0.1).abs() < 0.005, "{f}");
-        let m = retx as f64 / n as f64;
-        assert!((m - 0.111).abs() < 0.006, "{m}");
-        // P(all 4 attempts fail) = 1e-4 -> about 10 RLC rounds in 1e5 TBs.
-        assert!(rlc_rounds < 40);
-    }
-
-    #[test]
-    fn delays_add_up_and_um_loses() {
-        let mut rng = RngStream::new(9, "always-fail");
-        let slot = Time::from_micros(250);
-        // Every attempt fails: AM gives up after max_retx rounds.
-        let harq = HarqConfig {
-            bler: 1.0,
-            retx_bler: 1.0,
-            ..HarqConfig::default()
-        };
-        let rlc = RlcConfig {
-            max_retx: 2,
-            ..RlcConfig::default()
-        };
-        let mut offs = Vec::new();
-        let o = draw_tb_outcome(&mut rng, &harq, &rlc, slot, |t| offs.push(t));
-        assert!(o.lost);
-        assert_eq!(o.rlc_retx, 2);
-        // 3 rounds of 4 attempts = 12 transmissions.
-        assert_eq!(o.transmissions, 12);
-        // Offsets: 1, 2, 3 ms, then +4 ms RLC, ...
-        assert_eq!(offs[0], Time::from_millis(1));
-        assert_eq!(offs[3], Time::from_millis(7));
-        let um = RlcConfig {
-            mode: RlcMode::Um,
-            ..RlcConfig::default()
-        };
-        let o = draw_tb_outcome(&mut rng, &harq, &um, slot, |_| {});
-        assert!(o.lost);
-        assert_eq!(o.transmissions, 4);
-        // One failure then success: one HARQ RTT of extra delay.
-        let once = HarqConfig {
-            bler: 1.0,
-            retx_bler: 0.0,
-            ..HarqConfig::default()
-        };
-        let o = draw_tb_outcome(&mut rng, &once, &RlcConfig::default(), slot, |_| {});
-        assert_eq!(o.extra_delay, Time::from_millis(1));
-        assert_eq!(o.transmissions, 2);
-    }
-}
+#[path = "rlc_tests.rs"]
+mod tests;

@@ -9,9 +9,9 @@
 //!   `RlcPdusToRlcSdus`), so the target sends them again and the UE gets duplicates.
 //! - [`AmEntity`]: a sans-IO RLC AM transmitter/receiver pair (segmentation to the TB size,
 //!   sequence numbers, polling, status reports with NACKs, ARQ retransmission, in-order
-//!   reassembly, the `t-PollRetransmit`, `t-Reordering` and `t-StatusProhibit` timers). It
-//!   is the reference the cell's delay abstraction is checked against in the tests
-//!   (`rlc_am` module tests); the cell does not drive it per TB.
+//!   reassembly, the `t-PollRetransmit`, `t-Reordering` and `t-StatusProhibit` timers). The
+//!   cell drives it per TB with `rlc.model = "entity"` ([`crate::am_link`]); the default
+//!   `"delay"` model is the cell's abstraction of it.
 
 use ccsim_core::Time;
 use std::collections::VecDeque;
@@ -93,6 +93,8 @@ impl Default for AmConfig {
 pub struct SduSegment {
     pub sdu: u32,
     pub bytes: u32,
+    /// The whole SDU's size (to forward it whole at a handover).
+    pub sdu_bytes: u32,
     /// This piece ends the SDU.
     pub last: bool,
 }
@@ -142,6 +144,10 @@ pub struct AmTransmitter {
     poll_sn: u32,
     /// PDUs given up after `max_retx` retransmissions.
     pub abandoned: u64,
+    /// Given-up PDUs not yet taken by [`AmTransmitter::take_abandoned`].
+    given_up: Vec<AmPdu>,
+    /// ARQ retransmissions sent.
+    pub retransmissions: u64,
 }
 
 impl AmTransmitter {
@@ -157,6 +163,8 @@ impl AmTransmitter {
             poll_timer: None,
             poll_sn: 0,
             abandoned: 0,
+            given_up: Vec::new(),
+            retransmissions: 0,
         }
     }
 
@@ -175,6 +183,74 @@ impl AmTransmitter {
     pub fn unacked_pdus(&self) -> usize {
         self.txed.len()
     }
+    /// SDUs waiting for a first transmission.
+    pub fn txon_sdus(&self) -> usize {
+        self.txon.len()
+    }
+    /// Bytes a grant needs to empty the buffers: untransmitted data plus queued
+    /// retransmissions, with one header.
+    pub fn pending_bytes(&self) -> u64 {
+        // The retransmission queue is short (NACKed PDUs): summed when asked.
+        let retx: u64 = self
+            .retx
+            .iter()
+            .filter_map(|sn| self.txed.get(sn))
+            .map(|(p, _)| p.bytes() as u64)
+            .sum();
+        let data = self.txon_bytes + retx;
+        if data == 0 {
+            0
+        } else {
+            data + AM_HEADER_BYTES as u64
+        }
+    }
+
+    /// Puts an SDU at the head of the transmission buffer, behind a partly sent head (an SDU
+    /// forwarded again at a handover goes before the untransmitted ones).
+    pub fn push_front(&mut self, sdu: u32, bytes: u32) {
+        let at = usize::from(self.head_sent > 0).min(self.txon.len());
+        self.txon.insert(at, (sdu, bytes));
+        self.txon_bytes += bytes as u64;
+    }
+
+    /// Hands the PDUs given up since the last call to `f`.
+    pub fn take_abandoned(&mut self, mut f: impl FnMut(AmPdu)) {
+        for p in self.given_up.drain(..) {
+            f(p);
+        }
+    }
+
+    /// Empties the entity for a handover (ns3-mmwave `ForwardRlcBuffers`). SDUs whose last
+    /// piece is in an unacknowledged PDU below `delivered_below` (the receiver's VR(R): the UE
+    /// already has them) go to `resend`; the others (unacknowledged, retransmission queue,
+    /// then the transmission buffer) go whole, once, oldest first, to `forward` as
+    /// `(sdu, bytes)`.
+    pub fn drain_for_handover(
+        &mut self,
+        delivered_below: u32,
+        mut resend: impl FnMut(u32),
+        mut forward: impl FnMut(u32, u32),
+    ) {
+        let mut last_forwarded = None;
+        for (&sn, (pdu, _)) in &self.txed {
+            for seg in &pdu.segments {
+                if sn < delivered_below {
+                    if seg.last {
+                        resend(seg.sdu);
+                    }
+                } else if last_forwarded != Some(seg.sdu) {
+                    forward(seg.sdu, seg.sdu_bytes);
+                    last_forwarded = Some(seg.sdu);
+                }
+            }
+        }
+        for &(sdu, bytes) in &self.txon {
+            if last_forwarded != Some(sdu) {
+                forward(sdu, bytes);
+            }
+        }
+        *self = AmTransmitter::new(self.cfg);
+    }
 
     /// A transmission opportunity of `tb_bytes`: a retransmission first if one is queued
     /// and fits whole (ns-3 `TxOpportunityForRetxAlwaysBigEnough`), else new data
@@ -185,13 +261,14 @@ impl AmTransmitter {
             if let Some((pdu, _)) = self.txed.get(&sn) {
                 if pdu.bytes() <= tb_bytes {
                     self.retx.pop_front();
+                    self.retransmissions += 1;
                     let mut pdu = pdu.clone();
                     pdu.poll = true;
                     self.arm_poll(now, sn);
                     return Some(pdu);
                 }
             } else {
-                self.retx.pop_front(); // acknowledged meanwhile
+                self.retx.pop_front(); // acknowledged or given up meanwhile
                 return self.transmit(now, tb_bytes);
             }
         }
@@ -209,6 +286,7 @@ impl AmTransmitter {
             segments.push(SduSegment {
                 sdu,
                 bytes: n,
+                sdu_bytes: size,
                 last: n == left,
             });
             room -= n;
@@ -266,7 +344,9 @@ impl AmTransmitter {
         if let Some((_, count)) = self.txed.get_mut(&sn) {
             *count += 1;
             if *count > self.cfg.max_retx {
-                self.txed.remove(&sn);
+                if let Some((pdu, _)) = self.txed.remove(&sn) {
+                    self.given_up.push(pdu);
+                }
                 self.abandoned += 1;
             } else {
                 self.retx.push_back(sn);
@@ -308,12 +388,15 @@ pub struct AmReceiver {
     vr_x: u32,
     /// VR(H): one above the highest SN received.
     vr_h: u32,
-    received: std::collections::BTreeMap<u32, AmPdu>,
+    /// Received PDUs above VR(R), and given-up ones (`false`: their SDUs are lost).
+    received: std::collections::BTreeMap<u32, (AmPdu, bool)>,
     reordering_timer: Option<Time>,
     prohibit_until: Time,
     status_pending: bool,
     /// Bytes of the SDU being reassembled.
     partial: u32,
+    /// A piece of the SDU being reassembled was given up: it is lost.
+    partial_broken: bool,
 }
 
 impl AmReceiver {
@@ -329,28 +412,47 @@ impl AmReceiver {
             prohibit_until: Time::ZERO,
             status_pending: false,
             partial: 0,
+            partial_broken: false,
         }
     }
 
     /// A data PDU from the air. Complete SDUs that are now in order go to `deliver` (id,
-    /// bytes); duplicates are discarded.
-    pub fn on_pdu(&mut self, now: Time, pdu: AmPdu, mut deliver: impl FnMut(u32, u32)) {
-        let sn = pdu.sn;
+    /// bytes, `true`); duplicates are discarded.
+    pub fn on_pdu(&mut self, now: Time, pdu: AmPdu, deliver: impl FnMut(u32, u32, bool)) {
         if pdu.poll {
             self.status_pending = true;
         }
+        self.insert(now, pdu, true, deliver);
+    }
+
+    /// A PDU the transmitter gave up after `max_retx` (in ns-3 the receiver would wait for it
+    /// forever; here it becomes a gap): the SDUs with a piece in it reach `deliver` with
+    /// `false` when reassembly gets there, so the caller can count them lost.
+    pub fn on_abandoned(&mut self, now: Time, pdu: AmPdu, deliver: impl FnMut(u32, u32, bool)) {
+        self.insert(now, pdu, false, deliver);
+    }
+
+    /// VR(R): every PDU below it has been reassembled and its complete SDUs delivered.
+    pub fn vr_r(&self) -> u32 {
+        self.vr_r
+    }
+
+    fn insert(&mut self, now: Time, pdu: AmPdu, ok: bool, mut deliver: impl FnMut(u32, u32, bool)) {
+        let sn = pdu.sn;
         if sn < self.vr_r || self.received.contains_key(&sn) {
             return;
         }
-        self.received.insert(sn, pdu);
+        self.received.insert(sn, (pdu, ok));
         self.vr_h = self.vr_h.max(sn + 1);
         // In-order PDUs are reassembled and delivered at once.
-        while let Some(p) = self.received.remove(&self.vr_r) {
+        while let Some((p, ok)) = self.received.remove(&self.vr_r) {
             for s in &p.segments {
                 self.partial += s.bytes;
+                self.partial_broken |= !ok;
                 if s.last {
-                    deliver(s.sdu, self.partial);
+                    deliver(s.sdu, self.partial, !self.partial_broken);
                     self.partial = 0;
+                    self.partial_broken = false;
                 }
             }
             self.vr_r += 1;
@@ -410,169 +512,5 @@ impl AmReceiver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unacked_window_forgets_acknowledged_sdus() {
-        let mut w = UnackedWindow::with_capacity(4);
-        let ms = Time::from_millis;
-        w.push(ms(0), 1, ms(2));
-        w.push(ms(1), 2, ms(3));
-        w.push(ms(2), 3, ms(4)); // packet 1 acknowledged at 2 ms
-        assert_eq!(w.len(), 2);
-        let mut out = Vec::new();
-        w.drain_unacked(ms(3), |p| out.push(p));
-        assert_eq!(out, vec![3]);
-        assert!(w.is_empty());
-    }
-
-    /// A TB every 250 µs on the downlink (1 ms to decode and deliver), status reports back
-    /// after 500 µs; the loop runs in 50 µs steps. `drop(sn, nth transmission)` loses PDUs.
-    struct Run {
-        delivered: Vec<(u32, u32, Time)>,
-        tx: AmTransmitter,
-        statuses: usize,
-    }
-
-    fn run(sdus: &[u32], tb: u32, end_ms: u64, drop: impl Fn(u32, u32) -> bool) -> Run {
-        let cfg = AmConfig::default();
-        let (mut tx, mut rx) = (AmTransmitter::new(cfg), AmReceiver::new(cfg));
-        for (i, &b) in sdus.iter().enumerate() {
-            tx.enqueue(i as u32, b);
-        }
-        let (down, up) = (Time::from_millis(1), Time::from_micros(500));
-        let mut to_rx: Vec<(Time, AmPdu)> = Vec::new();
-        let mut to_tx: Vec<(Time, StatusPdu)> = Vec::new();
-        let mut sends: std::collections::HashMap<u32, u32> = Default::default();
-        let mut delivered = Vec::new();
-        let mut statuses = 0;
-        let step = Time::from_micros(50);
-        let mut now = Time::ZERO;
-        while now <= Time::from_millis(end_ms) {
-            let (due, rest): (Vec<_>, Vec<_>) = to_rx.drain(..).partition(|(t, _)| *t <= now);
-            to_rx = rest;
-            for (_, p) in due {
-                rx.on_pdu(now, p, |s, b| delivered.push((s, b, now)));
-            }
-            let (due, rest): (Vec<_>, Vec<_>) = to_tx.drain(..).partition(|(t, _)| *t <= now);
-            to_tx = rest;
-            for (_, s) in due {
-                tx.on_status(&s);
-            }
-            rx.on_deadline(now);
-            tx.on_deadline(now);
-            if let Some(s) = rx.poll_status(now) {
-                statuses += 1;
-                to_tx.push((now + up, s));
-            }
-            if now.as_nanos() % 250_000 == 0 {
-                if let Some(p) = tx.transmit(now, tb) {
-                    let n = sends.entry(p.sn).or_insert(0);
-                    *n += 1;
-                    if !drop(p.sn, *n) {
-                        to_rx.push((now + down, p));
-                    }
-                }
-            }
-            now += step;
-        }
-        Run {
-            delivered,
-            tx,
-            statuses,
-        }
-    }
-
-    #[test]
-    fn sdus_are_segmented_to_the_tb_and_reassembled_whole_and_in_order() {
-        // 1500-byte SDUs in 1004-byte TBs (1000 bytes of data): every PDU carries pieces.
-        let sdus = vec![1500; 10];
-        let mut tx = AmTransmitter::new(AmConfig::default());
-        for (i, &b) in sdus.iter().enumerate() {
-            tx.enqueue(i as u32, b);
-        }
-        let p = tx.transmit(Time::ZERO, 1004).unwrap();
-        assert_eq!(p.bytes(), 1004);
-        assert_eq!(
-            p.segments,
-            vec![SduSegment {
-                sdu: 0,
-                bytes: 1000,
-                last: false
-            }]
-        );
-        // The buffer counts untransmitted bytes only (txon), as ns3-mmwave reports it.
-        assert_eq!(tx.txon_bytes(), 15_000 - 1000);
-        let p = tx.transmit(Time::ZERO, 1004).unwrap();
-        assert_eq!(p.segments.len(), 2);
-        assert_eq!((p.segments[0].bytes, p.segments[0].last), (500, true));
-        assert_eq!((p.segments[1].sdu, p.segments[1].bytes), (1, 500));
-        let r = run(&sdus, 1004, 30, |_, _| false);
-        let got: Vec<(u32, u32)> = r.delivered.iter().map(|&(s, b, _)| (s, b)).collect();
-        assert_eq!(got, (0..10).map(|i| (i, 1500)).collect::<Vec<_>>());
-        assert_eq!(r.tx.unacked_pdus(), 0, "all acknowledged");
-        assert_eq!(r.tx.txon_bytes(), 0);
-    }
-
-    #[test]
-    fn a_lost_pdu_is_nacked_after_t_reordering_and_retransmitted() {
-        // 15 SDUs of 1000 bytes, one per PDU; PDU 3's first transmission is lost.
-        let sdus = vec![1000; 15];
-        let ok = run(&sdus, 1004, 40, |_, _| false);
-        let lossy = run(&sdus, 1004, 40, |sn, n| sn == 3 && n == 1);
-        let at = |r: &Run, s: u32| r.delivered.iter().find(|d| d.0 == s).unwrap().2;
-        // Every SDU arrives once, in order, despite the loss.
-        let order: Vec<u32> = lossy.delivered.iter().map(|d| d.0).collect();
-        assert_eq!(order, (0..15).collect::<Vec<_>>());
-        // SDU 3 waits for: PDU 4 revealing the hole (+250 µs), t-Reordering (2 ms), the
-        // status report's uplink (500 µs), the retransmission's downlink (1 ms).
-        let delay = at(&lossy, 3) - at(&ok, 3);
-        assert!(
-            delay >= Time::from_micros(3_500) && delay <= Time::from_micros(4_500),
-            "{delay:?}"
-        );
-        // In-order delivery holds SDUs 4.. behind the hole: they leave together with 3.
-        for s in 4..8 {
-            assert!(at(&lossy, s) >= at(&lossy, 3), "SDU {s}");
-            assert!(at(&lossy, s) > at(&ok, s) + Time::from_millis(2));
-        }
-        assert!(lossy.statuses > 0);
-        assert_eq!(lossy.tx.unacked_pdus(), 0);
-    }
-
-    #[test]
-    fn a_lost_last_pdu_is_recovered_by_t_poll_retransmit() {
-        // The last PDU is lost: no later PDU reveals the hole, so the status reports do
-        // not NACK it and only t-PollRetransmit (4 ms) brings it back.
-        let sdus = vec![1000; 5];
-        let ok = run(&sdus, 1004, 40, |_, _| false);
-        let lossy = run(&sdus, 1004, 40, |sn, n| sn == 4 && n == 1);
-        let at = |r: &Run, s: u32| r.delivered.iter().find(|d| d.0 == s).unwrap().2;
-        let delay = at(&lossy, 4) - at(&ok, 4);
-        assert!(
-            delay >= Time::from_millis(4) && delay <= Time::from_millis(8),
-            "{delay:?}"
-        );
-        assert_eq!(lossy.delivered.len(), 5);
-    }
-
-    #[test]
-    fn status_reports_respect_t_status_prohibit() {
-        // Every PDU polls, one TB per 250 µs: without the 1 ms prohibit there would be one
-        // status per PDU; with it, at most one per ms.
-        let sdus = vec![1000; 40];
-        let r = run(&sdus, 1004, 30, |_, _| false);
-        assert_eq!(r.delivered.len(), 40);
-        assert!(r.statuses <= 12 && r.statuses >= 8, "{}", r.statuses);
-    }
-
-    #[test]
-    fn a_pdu_lost_every_time_is_given_up_after_max_retx() {
-        let sdus = vec![1000; 6];
-        let r = run(&sdus, 1004, 200, |sn, _| sn == 2);
-        assert_eq!(r.tx.abandoned, 1);
-        // Reassembly stops at the hole: only SDUs 0 and 1 reach PDCP.
-        assert_eq!(r.delivered.iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1]);
-    }
-}
+#[path = "rlc_am_tests.rs"]
+mod tests;

@@ -1,0 +1,177 @@
+//! One UE's RLC AM link inside a cell (`rlc.model = "entity"`): the eNB's [`AmTransmitter`],
+//! the UE's [`AmReceiver`], the data PDUs on their way down (HARQ retransmissions reorder
+//! them) and the status reports on their way up. Sans-IO like the cell: the cell asks
+//! [`AmLink::next_event`] and calls [`AmLink::process`] at that instant.
+//!
+//! The uplink that carries the status reports is the radio link's: `UlSchedDelay` plus one
+//! slot and the decoding latency (the delay model's status delay less `t-StatusProhibit`,
+//! which here is the receiver's own timer).
+
+use crate::rlc::{RlcAdmission, RlcConfig};
+use crate::rlc_am::{AmConfig, AmPdu, AmReceiver, AmTransmitter, StatusPdu};
+use ccsim_core::Time;
+use std::collections::VecDeque;
+
+/// The AM timers of a cell's `rlc` table.
+pub fn am_config(rlc: &RlcConfig) -> AmConfig {
+    AmConfig {
+        poll_retransmit: Time::from_micros(rlc.retx_delay_us),
+        reordering: Time::from_micros(rlc.reordering_us),
+        status_prohibit: Time::from_micros(rlc.status_prohibit_us),
+        max_retx: rlc.max_retx,
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct AmLink {
+    tx: AmTransmitter,
+    rx: AmReceiver,
+    cfg: AmConfig,
+    /// Data PDUs decoded by HARQ, with their arrival at the UE.
+    down: Vec<(Time, AmPdu)>,
+    /// Status reports with their arrival at the eNB (a constant delay: FIFO).
+    up: VecDeque<(Time, StatusPdu)>,
+    uplink: Time,
+    limit_bytes: u64,
+    /// SDUs dropped at admission (drop-tail on the untransmitted bytes, ns-3
+    /// `LteRlcAm::MaxTxBufferSize`).
+    pub drops: u64,
+    pub max_bytes: u64,
+    /// Status reports sent.
+    pub statuses: u64,
+}
+
+impl AmLink {
+    pub fn new(cfg: AmConfig, uplink: Time, limit_bytes: u64) -> Self {
+        AmLink {
+            tx: AmTransmitter::new(cfg),
+            rx: AmReceiver::new(cfg),
+            cfg,
+            down: Vec::new(),
+            up: VecDeque::new(),
+            uplink,
+            limit_bytes,
+            drops: 0,
+            max_bytes: 0,
+            statuses: 0,
+        }
+    }
+
+    /// An SDU from PDCP; dropped when the untransmitted bytes would exceed the buffer.
+    pub fn enqueue(&mut self, sdu: u32, bytes: u32) -> RlcAdmission {
+        if !self.admit(bytes) {
+            return RlcAdmission::Dropped;
+        }
+        self.tx.enqueue(sdu, bytes);
+        self.max_bytes = self.max_bytes.max(self.tx.txon_bytes());
+        RlcAdmission::Accepted
+    }
+
+    /// An SDU forwarded again at a handover, sent before the untransmitted ones.
+    pub fn push_front(&mut self, sdu: u32, bytes: u32) -> RlcAdmission {
+        if !self.admit(bytes) {
+            return RlcAdmission::Dropped;
+        }
+        self.tx.push_front(sdu, bytes);
+        self.max_bytes = self.max_bytes.max(self.tx.txon_bytes());
+        RlcAdmission::Accepted
+    }
+
+    fn admit(&mut self, bytes: u32) -> bool {
+        let ok = self.tx.txon_bytes() + bytes as u64 <= self.limit_bytes;
+        self.drops += u64::from(!ok);
+        ok
+    }
+
+    /// New data or a retransmission waits for a grant.
+    pub fn has_data(&self) -> bool {
+        self.tx.has_data()
+    }
+    /// Bytes a grant needs to send everything waiting.
+    pub fn pending_bytes(&self) -> u64 {
+        self.tx.pending_bytes()
+    }
+    /// Untransmitted bytes and SDUs (what ns3-mmwave reports as the RLC buffer).
+    pub fn buffer_bytes(&self) -> u64 {
+        self.tx.txon_bytes()
+    }
+    pub fn buffer_sdus(&self) -> usize {
+        self.tx.txon_sdus()
+    }
+    /// ARQ retransmissions sent and PDUs given up.
+    pub fn retransmissions(&self) -> u64 {
+        self.tx.retransmissions
+    }
+    pub fn abandoned(&self) -> u64 {
+        self.tx.abandoned
+    }
+
+    /// The PDU for a TB of `tb_bytes` sent at `now`.
+    pub fn transmit(&mut self, now: Time, tb_bytes: u32) -> Option<AmPdu> {
+        self.tx.transmit(now, tb_bytes)
+    }
+
+    /// HARQ decoded `pdu`; it reaches the UE's RLC at `at`.
+    pub fn send(&mut self, at: Time, pdu: AmPdu) {
+        self.down.push((at, pdu));
+    }
+
+    /// The next instant something happens on the link (an arrival or a timer).
+    pub fn next_event(&self) -> Option<Time> {
+        let down = self.down.iter().map(|&(t, _)| t).min();
+        let up = self.up.front().map(|&(t, _)| t);
+        [down, up, self.tx.next_deadline(), self.rx.next_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Runs everything due at `t` (the value of [`AmLink::next_event`]): arrivals in time
+    /// order, status reports, timers, then a status report if one is triggered. Reassembled
+    /// SDUs go to `deliver(sdu, bytes, ok)`; `ok` is false for an SDU with a given-up piece.
+    pub fn process(&mut self, t: Time, mut deliver: impl FnMut(u32, u32, bool)) {
+        while let Some(i) = self.earliest_down(t) {
+            let (at, pdu) = self.down.swap_remove(i);
+            self.rx.on_pdu(at, pdu, &mut deliver);
+        }
+        while self.up.front().is_some_and(|&(a, _)| a <= t) {
+            let (_, s) = self.up.pop_front().expect("front checked");
+            self.tx.on_status(&s);
+        }
+        self.tx.on_deadline(t);
+        self.rx.on_deadline(t);
+        let rx = &mut self.rx;
+        self.tx
+            .take_abandoned(|p| rx.on_abandoned(t, p, &mut deliver));
+        if let Some(s) = self.rx.poll_status(t) {
+            self.statuses += 1;
+            self.up.push_back((t + self.uplink, s));
+        }
+    }
+
+    fn earliest_down(&self, t: Time) -> Option<usize> {
+        self.down
+            .iter()
+            .enumerate()
+            .filter(|(_, (a, _))| *a <= t)
+            .min_by_key(|(_, (a, pdu))| (*a, pdu.sn))
+            .map(|(i, _)| i)
+    }
+
+    /// Hands the link over (see [`AmTransmitter::drain_for_handover`]) and starts afresh: PDUs
+    /// in flight and status reports are discarded (the target runs a new RLC entity).
+    pub fn drain_for_handover(&mut self, resend: impl FnMut(u32), forward: impl FnMut(u32, u32)) {
+        self.tx.drain_for_handover(self.rx.vr_r(), resend, forward);
+        self.rx = AmReceiver::new(self.cfg);
+        self.down.clear();
+        self.up.clear();
+    }
+
+    /// The SDUs the UE already has but the source has not seen acknowledged (for
+    /// `forward_unacked`), without changing anything.
+    pub fn delivered_unacked(&self, resend: impl FnMut(u32)) {
+        self.tx
+            .clone()
+            .drain_for_handover(self.rx.vr_r(), resend, |_, _| {});
+    }
+}
