@@ -161,7 +161,13 @@ def write_10ms_csv(series: list[dict], path: Path) -> None:
 
 
 def run_one(
-    tree: Path, cc: str, rlc_mb: float, seed: int, sim_time: float, stop: float | None
+    tree: Path,
+    cc: str,
+    rlc_mb: float,
+    seed: int,
+    sim_time: float,
+    stop: float | None,
+    nice: int = 19,
 ) -> Path:
     """One run; with `stop`, only the run's first `stop` seconds (the same events: a prefix)."""
     name = run_name(cc, rlc_mb, seed, stop)
@@ -178,7 +184,7 @@ def run_one(
             *([f"--stop={stop:g}"] if stop is not None else []),
             f"--out={out_csv}",
         ]
-        cmd = ["nice", "-n", "19", str(binary), *args]
+        cmd = ["nice", "-n", str(nice), str(binary), *args]
         env = dict(os.environ, LD_LIBRARY_PATH=str(tree / "build" / "lib"))
         print(f"== {name}: {' '.join(cmd)}", flush=True)
         t0 = time.monotonic()
@@ -213,7 +219,7 @@ def run_one(
         "min_rto_ms": 1000,
         "wall_time_s": round(wall, 1),
         "wall_s_per_sim_s": round(wall / end, 2),
-        "load_note": "wall time under nice -n 19 on a shared 2-core machine",
+        "load_note": f"wall time under nice -n {nice} on a shared 2-core machine",
         # Only the phases the run covers entirely.
         "phases": {p: phase_stats(rows, a, b) for p, a, b in PHASES if b <= end},
         "whole_run": phase_stats(rows, 0.0, end),
@@ -322,6 +328,7 @@ def main() -> None:
         "--stop", type=float, default=None, help="stop early (s): a prefix of the run, kept apart"
     )
     ap.add_argument("--force", action="store_true", help="re-run even if the JSON exists")
+    ap.add_argument("--nice", type=int, default=19, help="niceness of the simulation process")
     ap.add_argument("--summary-only", action="store_true")
     a = ap.parse_args()
     if not a.summary_only:
@@ -334,7 +341,7 @@ def main() -> None:
                     if target.exists() and not a.force:
                         print(f"== {target.name} exists, skipped")
                         continue
-                    run_one(a.tree, cc, rlc, seed, a.time, a.stop)
+                    run_one(a.tree, cc, rlc, seed, a.time, a.stop, a.nice)
                     summarize()
     print(json.dumps(summarize()["rlc_4MB_vs_7MB"], indent=1))
 
