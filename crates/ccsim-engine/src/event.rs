@@ -20,6 +20,9 @@ pub enum Event {
     Radio(u32),
     /// A packet reaches a node without a link (a radio delivery or an uplink arrival).
     ArriveAt(NodeId, PacketId),
+    /// The first packet on the radio side's delivery line `k` reaches its node
+    /// ([`crate::RadioPort::arrive`]).
+    RadioArrive(u32),
     /// Vertical handover event `i` starts its outage.
     VerticalHandover(u32),
     /// Routing-protocol timer of mesh router `r` (OLSR HELLO/TC emission, hold-time expiry).

@@ -1,11 +1,11 @@
 //! How a radio side attaches to the world (`ccsim-scenario`'s `RadioGlue`: the RAN, trace
 //! links, vertical handover). The world hands it the packets whose next hop is one of its
 //! links, its own events, and the sampling instants; it hands packets back as
-//! [`Event::ArriveAt`] events.
+//! [`Event::ArriveAt`] events, or through delivery lines ([`Event::RadioArrive`]).
 
 use crate::event::Event;
 use ccsim_core::{EventQueue, Time};
-use ccsim_net::{Link, LinkId, PacketArena, PacketId};
+use ccsim_net::{Link, LinkId, NodeId, PacketArena, PacketId};
 
 pub trait RadioPort {
     /// Schedules the first events (before the run starts).
@@ -40,6 +40,10 @@ pub trait RadioPort {
         packets: &mut PacketArena,
     );
 
+    /// [`Event::RadioArrive`] `k`: the head of delivery line `k` is due; returns the node it
+    /// reaches and the packet.
+    fn arrive(&mut self, now: Time, k: u32, queue: &mut EventQueue<Event>) -> (NodeId, PacketId);
+
     /// A sampling instant (`output.sample_interval`): record its series rows.
     /// `delivered_bytes`: what all flows' receiving applications got in order so far (the
     /// vertical handover's recovery time is measured from it).
@@ -67,6 +71,9 @@ impl RadioPort for NoRadio {
         match *self {}
     }
     fn on_vertical_handover(&mut self, _: Time, _: u32, _: &mut [Link], _: &mut PacketArena) {
+        match *self {}
+    }
+    fn arrive(&mut self, _: Time, _: u32, _: &mut EventQueue<Event>) -> (NodeId, PacketId) {
         match *self {}
     }
     fn on_sample(&mut self, _: Time, _: u64) {

@@ -4,7 +4,7 @@ use crate::radio_glue::RadioGlue;
 use crate::world::Event;
 use ccsim_core::{EventQueue, Time};
 use ccsim_engine::RadioPort;
-use ccsim_net::{Link, LinkId, PacketArena, PacketId};
+use ccsim_net::{Link, LinkId, NodeId, PacketArena, PacketId};
 
 impl RadioPort for RadioGlue {
     fn start(&mut self, queue: &mut EventQueue<Event>) {
@@ -41,6 +41,11 @@ impl RadioPort for RadioGlue {
         packets: &mut PacketArena,
     ) {
         RadioGlue::on_vertical_handover(self, now, i, links, packets);
+    }
+
+    #[inline]
+    fn arrive(&mut self, now: Time, k: u32, queue: &mut EventQueue<Event>) -> (NodeId, PacketId) {
+        RadioGlue::arrive(self, now, k, queue)
     }
 
     fn on_sample(&mut self, now: Time, delivered_bytes: u64) {

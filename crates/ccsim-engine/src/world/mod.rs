@@ -236,6 +236,12 @@ impl<P: Parts> World<P> {
                 }
             }
             Event::ArriveAt(node, p) => self.forward(now, node, p, None),
+            Event::RadioArrive(k) => {
+                if let Some(g) = self.radio.as_deref_mut() {
+                    let (node, p) = g.arrive(now, k, &mut self.queue);
+                    self.forward(now, node, p, None);
+                }
+            }
             Event::RoutingTimer(r) => self.on_routing_timer(now, r),
             Event::UdpSend(u) => self.udp_send(now, u),
             Event::ConvergenceCheck => self.check_convergence(now),

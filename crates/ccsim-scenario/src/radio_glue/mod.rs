@@ -31,8 +31,8 @@ use crate::config::Scenario;
 use crate::error::ScenarioError;
 use crate::radio_spec::{gateway_name, node_id, radio_config};
 use crate::world::Event;
-use ccsim_core::{EventQueue, Time};
-use ccsim_net::{Link, LinkId, PacketArena, PacketId};
+use ccsim_core::{DelayLine, EventQueue, Time};
+use ccsim_net::{Link, LinkId, NodeId, PacketArena, PacketId};
 use ccsim_radio::handover::LinkState;
 use ccsim_radio::trace::{LinkAdmission, TraceLink};
 use ccsim_radio::{nlos_intervals, Admission, RadioNetwork, Technology};
@@ -153,6 +153,9 @@ impl RadioGlue {
                 ue_nodes,
                 nlos,
                 scheduled: None,
+                lines: (0..2 * cfg.ues.len())
+                    .map(|_| DelayLine::default())
+                    .collect(),
                 scratch: Vec::with_capacity(4096),
                 last_sample: Time::ZERO,
                 copies: if resends {
@@ -217,6 +220,18 @@ impl RadioGlue {
         }
     }
 
+    /// The head of RAN delivery line `k` is due now: the node it reaches and the packet.
+    #[inline]
+    pub fn arrive(
+        &mut self,
+        now: Time,
+        k: u32,
+        queue: &mut EventQueue<Event>,
+    ) -> (NodeId, PacketId) {
+        let r = self.ran.as_mut().expect("delivery lines imply a RAN");
+        r.arrive(now, k, queue)
+    }
+
     /// A packet at some node has next hop `l`: returns the link to use, or `None` when the
     /// radio took the packet (queued in the RAN or a trace link, sent uplink, or lost).
     #[inline]
@@ -249,7 +264,8 @@ impl RadioGlue {
                 }
                 r.arm(now, queue);
             } else {
-                queue.schedule(r.ran.uplink(now, u), Event::ArriveAt(r.gateway, id));
+                let at = r.ran.uplink(now, u);
+                ran::send_on_line(&mut r.lines, 2 * u + 1, r.gateway, at, id, queue);
             }
         } else {
             let t = k - self.n_radio_links;
