@@ -11,7 +11,8 @@
 //! - each sans-IO component keeps one lazily scheduled [`Event::Radio`] at its next deadline
 //!   (the scheduled time is remembered; stale events are ignored), as the world does for TCP
 //!   timers;
-//! - deliveries become [`Event::ArriveAt`] events at the UE node; losses free the packet;
+//! - deliveries (and uplink packets) reach their node through per-UE delivery lines
+//!   ([`Event::RadioArrive`], see `ran.rs`); losses free the packet;
 //! - the hot path allocates nothing: deliveries go through reused scratch vectors.
 //!
 //! Probes: one [`RadioSeries`] row per UE and sample (SINR, serving cell, LOS, RLC
