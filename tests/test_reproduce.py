@@ -73,6 +73,37 @@ def test_seed003_spread_and_cell_verdict() -> None:
     assert cell_verdict(10.0, math.inf, math.inf, math.inf) == "no"
 
 
+def test_seed003_table1_judges_the_papers_sack_off_mode(tmp_path: Path) -> None:
+    """The target on a synthetic store: the verdict of each cell comes from the SACK-off runs
+    (the paper's ns-3.23 had no SACK); the SACK-on result is shown beside it."""
+    rows = []
+    for (cca, ht, d), paper in papers.SEED003_TABLE1.items():
+        for sack, value in (("off", paper), ("on", 10 * paper)):
+            for k in range(10):
+                rows.append((cca, ht, d, sack, 20 + 0.337 * k, value + 0.01 * k, 100))
+    runs = pd.DataFrame(
+        rows,
+        columns=["cca", "ht_s", "direction", "sack", "at_s", "vho_recovery_s", "retx_segments"],
+    )
+
+    class Store:
+        def query(self, _sql: str) -> pd.DataFrame:
+            return runs
+
+    class Ctx:
+        out = tmp_path
+
+        def store(self, _name: str) -> Store:
+            return Store()
+
+    out = TARGETS["seed003-table1"](Ctx())
+    cells = [r for r in out.rows if " HT=" in r.quantity]
+    assert len(cells) == 30
+    assert all(r.verdict == "yes" for r in cells)
+    assert all("on: " in r.ccsim and r.ccsim.endswith("(no)") for r in cells)
+    assert "[100]" in cells[0].ccsim and "SACK off" in out.notes[0]
+
+
 def test_figure_types_write_images(tmp_path: Path) -> None:
     rng = np.random.default_rng(1)
     df = pd.DataFrame(

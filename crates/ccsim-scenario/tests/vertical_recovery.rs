@@ -48,17 +48,44 @@ fn assert_stable(label: &str, rec: &[Option<f64>], max_spread_s: f64) {
 
 #[test]
 fn wave_recovers_at_every_handover_instant_with_a_bounded_spread() {
-    // L2 -> L1 with a short outage (fast retransmit, no timeout) and L1 -> L2 after a timeout
-    // (go-back-N at one burst per TxTime over the long-RTT link).
+    // Wave's own rules (burst history, TxTime), with SACK on so that loss recovery stays out
+    // of the way: L2 -> L1 with a short outage (fast retransmit, no timeout) and L1 -> L2
+    // after a timeout (go-back-N at one burst per TxTime over the long-RTT link).
     let l2_to_l1 = [
+        "tcp.sack=true",
         "run.duration=40s",
         "vertical_handover.initial=1",
         "vertical_handover.events.0.to=0",
         "vertical_handover.events.0.outage=0.5s",
     ];
     assert_stable("L2->L1 HT 0.5 s", &sweep(&l2_to_l1, 6), 1.0);
-    let l1_to_l2 = ["run.duration=90s", "vertical_handover.events.0.outage=2s"];
+    let l1_to_l2 = [
+        "tcp.sack=true",
+        "run.duration=90s",
+        "vertical_handover.events.0.outage=2s",
+    ];
     assert_stable("L1->L2 HT 2 s", &sweep(&l1_to_l2, 6), 2.0);
+}
+
+#[test]
+fn wave_recovers_at_every_handover_instant_in_the_papers_mode_without_sack() {
+    // The scenario's default, SACK off (seed 003's ns-3.23). After L1 -> L2 the outcome is
+    // as stable as with SACK. After L2 -> L1 every run recovers, but the no-SACK recovery of
+    // the ~500 segments lost with L2's queue takes either ~2 s or ~10 s depending on the
+    // instant (timeouts and go-back-N, docs/radio.md), so only an upper bound holds there.
+    let l1_to_l2 = ["run.duration=90s", "vertical_handover.events.0.outage=2s"];
+    assert_stable("SACK off, L1->L2 HT 2 s", &sweep(&l1_to_l2, 6), 2.0);
+    let l2_to_l1 = [
+        "run.duration=40s",
+        "vertical_handover.initial=1",
+        "vertical_handover.events.0.to=0",
+        "vertical_handover.events.0.outage=0.5s",
+    ];
+    let rec = sweep(&l2_to_l1, 6);
+    assert!(
+        rec.iter().all(|r| r.is_some_and(|s| s < 15.0)),
+        "SACK off, L2->L1 HT 0.5 s: {rec:?}"
+    );
 }
 
 #[test]
