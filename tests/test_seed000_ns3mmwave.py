@@ -60,3 +60,26 @@ def test_the_ns3mmwave_studies_expand_to_their_runs() -> None:
             fmt, text = scenario_source(p)
             source = text if fmt == "toml" else json.loads(text)
             ccsim.load(source, set=list(p.overrides))
+
+
+def _ref_doc(seed: int, goodput: float, rtos: int) -> dict:
+    phase = {"goodput_mbps": 40.0, "sinr_db": 2.5, "mcs": 3.0, "rtt_ms": 900.0}
+    return {
+        "seed": seed,
+        "whole_run": {"goodput_mbps": goodput, "rtos": rtos},
+        "phases": {"nlos": phase},
+    }
+
+
+def test_reference_row_gain_from_the_trees_runs() -> None:
+    from ccsim.targets_seed000_ns3mmwave import _reference_row
+
+    # Both settings present: the gain is the goodput ratio.
+    row = _reference_row({"rlc_rto": [_ref_doc(1, 330.0, 4)], "rlc": [_ref_doc(1, 300.0, 2)]})
+    assert "gain +10.0%" in row.ccsim and row.verdict == "yes"
+    # Only the 200 ms run, and no timer expired in it: the 1 s run is the same run.
+    row = _reference_row({"rlc_rto": [_ref_doc(1, 280.0, 0)]})
+    assert "gain +0.0%" in row.ccsim and row.verdict == "no"
+    # Only the 200 ms run, with timeouts: no gain can be stated.
+    row = _reference_row({"rlc_rto": [_ref_doc(1, 280.0, 3)]})
+    assert "gain" not in row.ccsim and row.verdict == "no"

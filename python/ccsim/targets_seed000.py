@@ -8,7 +8,7 @@ from typing import Any
 
 from ccsim import papers
 from ccsim import targets_seed000_ns3mmwave as ns3mmwave
-from ccsim.verdicts import TOLERANCE, Context, Outcome, Row, holds, mci, near, within
+from ccsim.verdicts import TOLERANCE, TREND, Context, Outcome, Row, holds, mci, near, within
 
 # ---- seed 000 Fig. 2 -------------------------------------------------------------------------
 
@@ -105,8 +105,8 @@ def seed000_fig2(ctx: Context) -> Outcome:
         "ssthresh at 2 segments; the ranking is then the speed of congestion avoidance from 2 "
         "segments after LOS returns, where Westwood's bandwidth-based ssthresh and Scalable's "
         "MIMD win and CUBIC's cubic growth from a 1-segment W_max loses. On ns3-mmwave's radio "
-        "(last row) the NLOS link keeps 20-60 Mb/s, no segment is lost, and every loss-based "
-        "algorithm is limited by the same 6.55 MB window: they tie."
+        "(last row) the NLOS link keeps 20-60 Mb/s and the loss-based algorithms are held by "
+        "the same 6.55 MB window most of the run, so they end close together."
     )
     out.figures.append(
         figures.throughput_rtt_scatter(
@@ -138,7 +138,7 @@ def seed000_fig1(ctx: Context) -> Outcome:
                 f"{sc}: RLC 7 MB vs baseline throughput",
                 "§III-B: 7 MB “optimal for throughput”; the baseline “persistently fails”",
                 f"{mci(list(base), 0)} → {mci(list(rlc), 0)} Mb/s ({mci(list(gain), 0, True, True)})",
-                holds(gain.mean() > TOLERANCE, gain.mean() > 0),
+                holds(gain.mean() > TOLERANCE, gain.mean() >= TREND),
             )
         )
         gain = rto / rlc - 1
@@ -147,14 +147,14 @@ def seed000_fig1(ctx: Context) -> Outcome:
                 f"{sc}: RLC + RTO vs RLC throughput",
                 "§III-B: RLC + RTO “performs significantly better” in NLOS",
                 f"{mci(list(rlc), 0)} → {mci(list(rto), 0)} Mb/s ({mci(list(gain), 0, True, True)})",
-                holds(gain.mean() > TOLERANCE, gain.mean() > 0),
+                holds(gain.mean() > TOLERANCE, gain.mean() >= TREND),
             )
         )
     ns3mmwave.fig1_rows(ctx, out)
     out.notes.append(
         "The figure has no numbers in the text. Baseline: RLC 1 MB, minimum RTO 1 s; RLC: 7 MB, "
         "1 s; RLC + RTO: 7 MB, 200 ms (the lower RTO's value is open). Seeds 1-3. A gain counts "
-        "as reproduced above +5 %, as trend only above 0."
+        "as reproduced above +5 %, as trend only from +1 % (below: noise)."
     )
     out.notes.append(
         "Why the lower minimum RTO does not help. A minimum RTO only matters when a timeout "

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ccsim import papers
-from ccsim.verdicts import TOLERANCE, Context, Outcome, Row, holds, mci
+from ccsim.verdicts import TOLERANCE, TREND, Context, Outcome, Row, holds, mci
 
 GOLDEN = Path("validation") / "golden" / "ns3-mmwave"
 PRESET = "ns3-mmwave radio"
@@ -51,33 +51,45 @@ def fig1_rows(ctx: Context, out: Outcome) -> None:
                 claim,
                 f"{mci(a, 0)} → {mci(b, 0)} Mb/s ({mci(g, 1, True, True)}); timeouts over the "
                 f"seeds {int(rtos[keys[0]])} → {int(rtos[keys[1]])}",
-                holds(mean > TOLERANCE, mean > 0),
+                holds(mean > TOLERANCE, mean >= TREND),
             )
         )
     ref = reference_runs()
-    if all(s in ref for s in ("rlc", "rlc_rto")):
-        pairs = {d["seed"]: d for d in ref["rlc"]}
-        both = [(pairs[d["seed"]], d) for d in ref["rlc_rto"] if d["seed"] in pairs]
-        a = [x["whole_run"]["goodput_mbps"] for x, _ in both]
-        b = [y["whole_run"]["goodput_mbps"] for _, y in both]
-        g = _gain(a, b)
-        rtos = [(x["whole_run"]["rtos"], y["whole_run"]["rtos"]) for x, y in both]
-        nlos = [
-            (x["phases"]["nlos"]["goodput_mbps"], y["phases"]["nlos"]["sinr_db"]) for x, y in both
-        ]
-        mean = sum(g) / len(g)
-        out.rows.append(
-            Row(
-                "ns3-mmwave tree itself, one building: RLC + RTO vs RLC "
-                f"(seed{'s' if len(both) > 1 else ''} {', '.join(str(y['seed']) for _, y in both)})",
-                "§III-B: RLC + RTO “performs significantly better”",
-                f"{mci(a, 0)} → {mci(b, 0)} Mb/s ({mci(g, 1, True, True)}); RTOs "
-                + ", ".join(f"{x} → {y}" for x, y in rtos)
-                + "; NLOS "
-                + ", ".join(f"{gp:.0f} Mb/s at {s:.1f} dB" for gp, s in nlos),
-                holds(mean > TOLERANCE, mean > 0),
-            )
+    if "rlc_rto" in ref:
+        out.rows.append(_reference_row(ref))
+
+
+def _reference_row(ref: dict[str, list[dict[str, Any]]]) -> Row:
+    """The tree's RLC + RTO run(s), and the RLC (1 s) runs where present. A run without any
+    timeout under the 200 ms minimum is the 1 s run too (the timer never expires in either),
+    so the gain is then zero even before the 1 s run exists."""
+    fast = ref["rlc_rto"]
+    slow = {d["seed"]: d for d in ref.get("rlc", [])}
+
+    def desc(d: dict[str, Any]) -> str:
+        w, nlos = d["whole_run"], d["phases"]["nlos"]
+        return (
+            f"seed {d['seed']}: {w['goodput_mbps']:.0f} Mb/s, {w['rtos']} timeouts, NLOS "
+            f"{nlos['goodput_mbps']:.0f} Mb/s at {nlos['sinr_db']:.1f} dB (MCS {nlos['mcs']:.1f}), "
+            f"RTT {nlos['rtt_ms']:.0f} ms"
         )
+
+    parts = [f"RLC + RTO {desc(d)}" for d in fast]
+    gains = []
+    for d in fast:
+        if d["seed"] in slow:
+            s = slow[d["seed"]]
+            parts.append(f"RLC {desc(s)}")
+            gains.append(d["whole_run"]["goodput_mbps"] / s["whole_run"]["goodput_mbps"] - 1)
+        elif d["whole_run"]["rtos"] == 0:
+            gains.append(0.0)  # no timer expired: the 1 s run is this run
+    mean = sum(gains) / len(gains) if gains else 0.0
+    return Row(
+        "ns3-mmwave tree itself, one building: RLC + RTO vs RLC",
+        "§III-B: RLC + RTO “performs significantly better”",
+        "; ".join(parts) + (f"; gain {mean:+.1%}" if gains else ""),
+        holds(mean > TOLERANCE, mean >= TREND),
+    )
 
 
 def fig2_rows(ctx: Context, out: Outcome, names: dict[str, str]) -> None:
@@ -87,12 +99,15 @@ def fig2_rows(ctx: Context, out: Outcome, names: dict[str, str]) -> None:
     med = df.groupby("protocol")["goodput_mbps"].median().sort_values(ascending=False)
     top2 = set(med.index[:2])
     best = {"CUBIC", "Scalable"}
+    # "Best" needs a margin: the third must be more than the tolerance below both.
+    clear = med.iloc[2] < (1 - TOLERANCE) * med.iloc[1]
     out.rows.append(
         Row(
             f"{PRESET}, one building: throughput ranking (median)",
             papers.SEED000_FIG2_CLAIMS["best"],
-            ", ".join(f"{p} {med[p]:.0f}" for p in med.index),
-            holds(top2 == best, bool(top2 & best)),
+            ", ".join(f"{p} {med[p]:.0f}" for p in med.index)
+            + ("" if clear else f" (the third within {TOLERANCE:.0%} of the second: a tie)"),
+            holds(top2 == best and clear, bool(top2 & best)),
         )
     )
 
@@ -122,7 +137,8 @@ def fig6_rows(ctx: Context, out: Outcome) -> None:
     timeouts = df[df["dst"].isin(["ue3", "ue4"])]["timeouts"].sum()
     out.notes.append(
         f"With the {PRESET} (studies/seed000_multiflow_ns3mmwave.toml, seeds 1-2) UE0 gets "
-        f"{df[df['dst'] == 'ue0']['goodput_mbps'].mean():.0f} Mb/s of its AP's ~560 Mb/s, and "
+        f"{df[df['dst'] == 'ue0']['goodput_mbps'].mean():.0f} Mb/s (mean over both algorithms) "
+        "of its AP's ~560 Mb/s, and "
         f"UE3/UE4 take {int(timeouts)} TCP timeouts in all runs together: each UE has its own RLC "
         "queue and a share of every slot, so a 4 Mb/s source delivers what its application "
         "writes, with UE0 or without. Its packet count could only double through duplicates "

@@ -83,8 +83,9 @@ def _seed001(ctx: Context, cca: str, metric: str, label: str, what: str) -> Outc
         "7.5 ms longer stall twice per run. Why the speed trend is not the paper's: nothing in "
         "the radio degrades with speed here; the speed changes the run's make-up. A run is the "
         "crossing plus 2 s in mmWave LOS, so the share of time in LTE falls from 31 % at 1 m/s "
-        "to 22 % at 20 m/s and the mean throughput rises; measured over the crossing alone, "
-        "CUBIC falls instead (docs/radio.md, seed 001)."
+        "to 22 % at 20 m/s and CUBIC's mean throughput rises; measured over the crossing "
+        "alone, CUBIC falls instead (docs/radio.md, seed 001). YeAH falls with speed under "
+        "both definitions; why is not traced here."
     )
     out.notes.append(
         f"ccsim: {label} over the run, mean of seeds 1-2 (figure: 95 % CI). The run lasts the "

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 TOLERANCE = 0.05
+#: Smallest relative change that counts as a trend (below it: noise, verdict "no").
+TREND = 0.01
 
 
 @dataclass
@@ -62,10 +64,10 @@ def within(paper: float, value: float, tol: float = TOLERANCE) -> str:
 
 def effect(paper: float, value: float, tol: float = TOLERANCE) -> str:
     """A relative change (e.g. +0.41 = 41 % higher): "yes" within ±tol (absolute, i.e. 5
-    percentage points), "trend only" with the same sign and at least 1 %, else "no"."""
+    percentage points), "trend only" with the same sign and at least TREND (1 %), else "no"."""
     if abs(value - paper) <= tol:
         return "yes"
-    if math.copysign(1, value) == math.copysign(1, paper) and abs(value) >= 0.01:
+    if math.copysign(1, value) == math.copysign(1, paper) and abs(value) >= TREND:
         return "trend only"
     return "no"
 
