@@ -329,9 +329,9 @@ fn duration_shown(t: Time) -> String {
     let ns = t.as_nanos();
     match ns {
         0 => "0s".into(),
-        _ if ns % 1_000_000_000 == 0 => format!("{}s", ns / 1_000_000_000),
-        _ if ns % 1_000_000 == 0 => format!("{}ms", ns / 1_000_000),
-        _ if ns % 1_000 == 0 => format!("{}us", ns / 1_000),
+        _ if ns.is_multiple_of(1_000_000_000) => format!("{}s", ns / 1_000_000_000),
+        _ if ns.is_multiple_of(1_000_000) => format!("{}ms", ns / 1_000_000),
+        _ if ns.is_multiple_of(1_000) => format!("{}us", ns / 1_000),
         _ => format!("{ns}ns"),
     }
 }
