@@ -9,83 +9,24 @@
 //! double, and `cnt` is truncated to `uint32_t`.
 
 use crate::ns3num::cast_u32;
-use crate::params::{bool_param, f64_param, u32_param, ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::params::Accepts;
+use crate::{CongestionOps, TcpState};
 
-/// Tunables of [`Bic`] (attributes of `ns3::TcpBic`, ns-3.44 defaults).
-#[derive(Clone, Debug, PartialEq)]
-pub struct BicConfig {
-    /// Turn on/off fast convergence.
-    pub fast_convergence: bool,
-    /// Beta for multiplicative decrease.
-    pub beta: f64,
-    /// Limit on increment allowed during binary search (segments).
-    pub max_incr: u32,
-    /// Threshold window size (in segments) for engaging BIC response.
-    pub low_wnd: u32,
-    /// Number of RTTs needed to approach W_max from W_max - b.
-    pub smooth_part: u32,
-    /// Inverse of the coefficient for the binary search (`b`, default 4 as in Linux).
-    pub binary_search_coefficient: u8,
-}
-
-impl Default for BicConfig {
-    fn default() -> Self {
-        BicConfig {
-            fast_convergence: true,
-            beta: 0.8,
-            max_incr: 16,
-            low_wnd: 14,
-            smooth_part: 5,
-            binary_search_coefficient: 4,
-        }
-    }
-}
-
-impl Tunables for BicConfig {
-    const ALGORITHM: &'static str = "bic";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "fast_convergence",
-            help: "Turn on/off fast convergence",
-        },
-        ParamSpec {
-            name: "beta",
-            help: "Beta for multiplicative decrease",
-        },
-        ParamSpec {
-            name: "max_incr",
-            help: "Limit on increment allowed during binary search (segments, >= 1)",
-        },
-        ParamSpec {
-            name: "low_wnd",
-            help: "Threshold window size (segments) for engaging BIC response",
-        },
-        ParamSpec {
-            name: "smooth_part",
-            help: "Number of RTTs needed to approach W_max from W_max - b (>= 1)",
-        },
-        ParamSpec {
-            name: "binary_search_coefficient",
-            help: "Inverse of the binary search coefficient b (>= 2)",
-        },
-    ];
-
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "fast_convergence" => self.fast_convergence = bool_param(a, key, v)?,
-            "beta" => self.beta = f64_param(a, key, v, 0.0, 1.0)?,
-            "max_incr" => self.max_incr = u32_param(a, key, v, 1, u32::MAX)?,
-            "low_wnd" => self.low_wnd = u32_param(a, key, v, 0, u32::MAX)?,
-            "smooth_part" => self.smooth_part = u32_param(a, key, v, 1, u32::MAX)?,
-            "binary_search_coefficient" => {
-                self.binary_search_coefficient = u32_param(a, key, v, 2, u8::MAX as u32)? as u8
-            }
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Bic`] (attributes of `ns3::TcpBic`, ns-3.44 defaults).
+    pub struct BicConfig for "bic" {
+        /// Turn on/off fast convergence.
+        fast_convergence: bool = true, Accepts::Bool;
+        /// Beta for multiplicative decrease.
+        beta: f64 = 0.8, Accepts::Number { min: 0.0, max: 1.0 };
+        /// Limit on increment allowed during binary search (segments).
+        max_incr: u32 = 16, Accepts::Integer { min: 1, max: u32::MAX as u64 };
+        /// Threshold window size (segments) for engaging BIC response.
+        low_wnd: u32 = 14, Accepts::U32;
+        /// Number of RTTs needed to approach W_max from W_max - b.
+        smooth_part: u32 = 5, Accepts::Integer { min: 1, max: u32::MAX as u64 };
+        /// Inverse of the coefficient for the binary search (`b`, 4 as in Linux).
+        binary_search_coefficient: u8 = 4, Accepts::Integer { min: 2, max: 255 };
     }
 }
 

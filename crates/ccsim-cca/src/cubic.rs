@@ -14,12 +14,9 @@ pub use crate::hystart::HystartDetect;
 use crate::hystart::{Hystart, HystartParams};
 use crate::hystart_linux::{LinuxHystart, LinuxHystartParams};
 use crate::ns3num::{cast_u32, seconds_i64};
-use crate::params::{
-    bool_param, enum_param, f64_param, time_param, u32_param, ParamSpec, Tunables,
-};
-use crate::{CcaError, CongState, CongestionOps, TcpState};
+use crate::params::Accepts;
+use crate::{CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
 /// Linux ignores delay samples for this long after a window reduction (`HZ` jiffies).
 const LINUX_SAMPLE_HOLDOFF: Time = Time::from_secs(1);
@@ -33,167 +30,46 @@ pub enum HystartVariant {
     Linux,
 }
 
-/// Tunables of [`Cubic`] (ns-3 attributes of `ns3::TcpCubic`, ns-3.44 defaults).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CubicConfig {
-    /// Enable (true) or disable (false) fast convergence.
-    pub fast_convergence: bool,
-    /// Enable (true) or disable (false) TCP friendliness.
-    pub tcp_friendliness: bool,
-    /// Beta for multiplicative decrease.
-    pub beta: f64,
-    /// Enable (true) or disable (false) hybrid slow start algorithm.
-    pub hystart: bool,
-    /// Lower bound cWnd for hybrid slow start (segments).
-    pub hystart_low_window: u32,
-    /// Hybrid Slow Start detection mechanisms: packet train, delay, both.
-    pub hystart_detect: HystartDetect,
-    /// Number of delay samples for detecting the increase of delay.
-    pub hystart_min_samples: u8,
-    /// Spacing between ACKs indicating a train.
-    pub hystart_ack_delta: Time,
-    /// Minimum time for hystart algorithm.
-    pub hystart_delay_min: Time,
-    /// Maximum time for hystart algorithm.
-    pub hystart_delay_max: Time,
-    /// Whose HyStart runs: ns-3.44's (`TcpCubic`) or the Linux kernel's (crate::hystart_linux;
-    /// the `linux` TCP profile's default).
-    pub hystart_variant: HystartVariant,
-    /// Delta time to wait after fast recovery before adjusting parameters.
-    pub cubic_delta: Time,
-    /// Counter value when no losses are detected (cnt clamp before the first loss).
-    pub cnt_clamp: u8,
-    /// Cubic scaling factor.
-    pub c: f64,
-}
+crate::choice_param!(HystartVariant {
+    "NS3" => Ns3,
+    "LINUX" => Linux,
+});
 
-impl Default for CubicConfig {
-    fn default() -> Self {
-        CubicConfig {
-            fast_convergence: true,
-            tcp_friendliness: true,
-            beta: 0.7,
-            hystart: true,
-            hystart_low_window: 16,
-            hystart_detect: HystartDetect::Both,
-            hystart_min_samples: 8,
-            hystart_ack_delta: Time::from_millis(2),
-            hystart_delay_min: Time::from_millis(4),
-            hystart_delay_max: Time::from_millis(1000),
-            hystart_variant: HystartVariant::Ns3,
-            cubic_delta: Time::from_millis(10),
-            cnt_clamp: 20,
-            c: 0.4,
-        }
-    }
-}
-
-impl Tunables for CubicConfig {
-    const ALGORITHM: &'static str = "cubic";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "fast_convergence",
-            help: "Enable (true) or disable (false) fast convergence",
-        },
-        ParamSpec {
-            name: "tcp_friendliness",
-            help: "Enable (true) or disable (false) TCP friendliness",
-        },
-        ParamSpec {
-            name: "beta",
-            help: "Beta for multiplicative decrease, in [0, 1]",
-        },
-        ParamSpec {
-            name: "hystart",
-            help: "Enable (true) or disable (false) hybrid slow start",
-        },
-        ParamSpec {
-            name: "hystart_low_window",
-            help: "Lower bound cwnd for hybrid slow start (segments)",
-        },
-        ParamSpec {
-            name: "hystart_detect",
-            help: "HyStart detectors: \"PACKET_TRAIN\", \"DELAY\" or \"BOTH\"",
-        },
-        ParamSpec {
-            name: "hystart_min_samples",
-            help: "Number of delay samples for detecting the increase of delay",
-        },
-        ParamSpec {
-            name: "hystart_ack_delta",
-            help: "Spacing between ACKs indicating a train",
-        },
-        ParamSpec {
-            name: "hystart_delay_min",
-            help: "Minimum delay threshold for HyStart",
-        },
-        ParamSpec {
-            name: "hystart_delay_max",
-            help: "Maximum delay threshold for HyStart",
-        },
-        ParamSpec {
-            name: "hystart_variant",
-            help:
-                "Whose HyStart: \"NS3\" (ns-3.44 TcpCubic) or \"LINUX\" (the kernel's tcp_cubic.c)",
-        },
-        ParamSpec {
-            name: "cubic_delta",
-            help: "Time to wait after fast recovery before taking delay samples",
-        },
-        ParamSpec {
-            name: "cnt_clamp",
-            help: "ACK count per cwnd increment before the first loss",
-        },
-        ParamSpec {
-            name: "c",
-            help: "Cubic scaling factor",
-        },
-    ];
-
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "fast_convergence" => self.fast_convergence = bool_param(a, key, v)?,
-            "tcp_friendliness" => self.tcp_friendliness = bool_param(a, key, v)?,
-            // ns-3 checks [0, 1]; beta = 1 would make the friendliness scale divide by zero.
-            "beta" => self.beta = f64_param(a, key, v, 0.0, 0.999_999)?,
-            "hystart" => self.hystart = bool_param(a, key, v)?,
-            "hystart_low_window" => self.hystart_low_window = u32_param(a, key, v, 0, u32::MAX)?,
-            "hystart_detect" => {
-                self.hystart_detect = enum_param(
-                    a,
-                    key,
-                    v,
-                    &[
-                        ("PACKET_TRAIN", HystartDetect::PacketTrain),
-                        ("DELAY", HystartDetect::Delay),
-                        ("BOTH", HystartDetect::Both),
-                    ],
-                )?
-            }
-            "hystart_min_samples" => {
-                self.hystart_min_samples = u32_param(a, key, v, 0, u8::MAX as u32)? as u8
-            }
-            "hystart_ack_delta" => self.hystart_ack_delta = time_param(a, key, v)?,
-            "hystart_delay_min" => self.hystart_delay_min = time_param(a, key, v)?,
-            "hystart_delay_max" => self.hystart_delay_max = time_param(a, key, v)?,
-            "hystart_variant" => {
-                self.hystart_variant = enum_param(
-                    a,
-                    key,
-                    v,
-                    &[
-                        ("NS3", HystartVariant::Ns3),
-                        ("LINUX", HystartVariant::Linux),
-                    ],
-                )?
-            }
-            "cubic_delta" => self.cubic_delta = time_param(a, key, v)?,
-            "cnt_clamp" => self.cnt_clamp = u32_param(a, key, v, 0, u8::MAX as u32)? as u8,
-            "c" => self.c = f64_param(a, key, v, f64::MIN_POSITIVE, 1e6)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Cubic`] (ns-3 attributes of `ns3::TcpCubic`, ns-3.44 defaults).
+    pub struct CubicConfig for "cubic" {
+        /// Enable (true) or disable (false) fast convergence.
+        fast_convergence: bool = true, Accepts::Bool;
+        /// Enable (true) or disable (false) TCP friendliness.
+        tcp_friendliness: bool = true, Accepts::Bool;
+        /// Beta for multiplicative decrease (ns-3 allows 1, which would make the friendliness
+        /// scale divide by zero).
+        beta: f64 = 0.7, Accepts::Number { min: 0.0, max: 0.999_999 };
+        /// Enable (true) or disable (false) hybrid slow start.
+        hystart: bool = true, Accepts::Bool;
+        /// Lower bound cwnd for hybrid slow start (segments).
+        hystart_low_window: u32 = 16, Accepts::U32;
+        /// HyStart detectors: packet train, delay, or both.
+        hystart_detect: HystartDetect = HystartDetect::Both,
+            Accepts::OneOf(HystartDetect::CHOICES);
+        /// Number of delay samples for detecting the increase of delay.
+        hystart_min_samples: u8 = 8, Accepts::Integer { min: 0, max: 255 };
+        /// Spacing between ACKs indicating a train.
+        hystart_ack_delta: Time = Time::from_millis(2), Accepts::DURATION;
+        /// Minimum delay threshold for HyStart.
+        hystart_delay_min: Time = Time::from_millis(4), Accepts::DURATION;
+        /// Maximum delay threshold for HyStart.
+        hystart_delay_max: Time = Time::from_millis(1000), Accepts::DURATION;
+        /// Whose HyStart runs: `NS3` (ns-3.44 `TcpCubic`) or `LINUX` (the kernel's
+        /// `tcp_cubic.c`; the `linux` TCP profile's default).
+        hystart_variant: HystartVariant = HystartVariant::Ns3,
+            Accepts::OneOf(HystartVariant::CHOICES);
+        /// Time to wait after fast recovery before taking delay samples.
+        cubic_delta: Time = Time::from_millis(10), Accepts::DURATION;
+        /// ACK count per cwnd increment before the first loss (cnt clamp).
+        cnt_clamp: u8 = 20, Accepts::Integer { min: 0, max: 255 };
+        /// Cubic scaling factor.
+        c: f64 = 0.4, Accepts::Number { min: f64::MIN_POSITIVE, max: 1e6 };
     }
 }
 

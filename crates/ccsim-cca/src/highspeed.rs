@@ -6,9 +6,7 @@
 
 use crate::newreno;
 use crate::ns3num::cast_u32;
-use crate::params::{ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::{CongestionOps, TcpState};
 
 /// RFC 3649 Appendix B table as ns-3 encodes it: (upper bound of w in segments, a(w), b(w)).
 /// Windows above the last bound use the last row.
@@ -105,16 +103,9 @@ pub fn table_b(w: u32) -> f64 {
     table_row(w).2
 }
 
-/// HighSpeed has no tunables in ns-3.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct HighSpeedConfig {}
-
-impl Tunables for HighSpeedConfig {
-    const ALGORITHM: &'static str = "highspeed";
-    const PARAMS: &'static [ParamSpec] = &[];
-    fn set(&mut self, key: &str, _value: &Value) -> Result<(), CcaError> {
-        unreachable!("highspeed has no parameter {key}")
-    }
+crate::tunables! {
+    /// HighSpeed has no tunables in ns-3.
+    pub struct HighSpeedConfig for "highspeed" {}
 }
 
 /// ns-3 `TcpHighSpeed` state.

@@ -9,57 +9,19 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u32, raw_double, seconds};
-use crate::params::{f64_param, time_param, ParamSpec, Tunables};
-use crate::{CcaError, CongState, CongestionOps, TcpState};
+use crate::params::Accepts;
+use crate::{CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
-/// Tunables of [`Htcp`] (attributes of `ns3::TcpHtcp`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct HtcpConfig {
-    /// The default AIMD backoff factor.
-    pub default_backoff: f64,
-    /// Threshold value for updating beta.
-    pub throughput_ratio: f64,
-    /// Delta_L parameter in increase function.
-    pub delta_l: Time,
-}
-
-impl Default for HtcpConfig {
-    fn default() -> Self {
-        HtcpConfig {
-            default_backoff: 0.5,
-            throughput_ratio: 0.2,
-            delta_l: Time::from_secs(1),
-        }
-    }
-}
-
-impl Tunables for HtcpConfig {
-    const ALGORITHM: &'static str = "htcp";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "default_backoff",
-            help: "The default AIMD backoff factor, in [0, 1]",
-        },
-        ParamSpec {
-            name: "throughput_ratio",
-            help: "Threshold value for updating beta",
-        },
-        ParamSpec {
-            name: "delta_l",
-            help: "Delta_L parameter in increase function",
-        },
-    ];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "default_backoff" => self.default_backoff = f64_param(a, key, v, 0.0, 1.0)?,
-            "throughput_ratio" => self.throughput_ratio = f64_param(a, key, v, f64::MIN, f64::MAX)?,
-            "delta_l" => self.delta_l = time_param(a, key, v)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Htcp`] (attributes of `ns3::TcpHtcp`, ns-3.44 defaults).
+    pub struct HtcpConfig for "htcp" {
+        /// The default AIMD backoff factor.
+        default_backoff: f64 = 0.5, Accepts::Number { min: 0.0, max: 1.0 };
+        /// Threshold value for updating beta.
+        throughput_ratio: f64 = 0.2, Accepts::Number { min: f64::MIN, max: f64::MAX };
+        /// Delta_L parameter in increase function.
+        delta_l: Time = Time::from_secs(1), Accepts::DURATION;
     }
 }
 

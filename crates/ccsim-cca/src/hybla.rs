@@ -8,49 +8,16 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u32, millis};
-use crate::params::{time_param, ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
+use crate::params::{Accepts, MAX_DURATION};
+use crate::{CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
-/// Tunables of [`Hybla`] (attributes of `ns3::TcpHybla`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct HyblaConfig {
-    /// Reference RTT.
-    pub r_rtt: Time,
-}
-
-impl Default for HyblaConfig {
-    fn default() -> Self {
-        HyblaConfig {
-            r_rtt: Time::from_millis(50),
-        }
-    }
-}
-
-impl Tunables for HyblaConfig {
-    const ALGORITHM: &'static str = "hybla";
-    const PARAMS: &'static [ParamSpec] = &[ParamSpec {
-        name: "r_rtt",
-        help: "Reference RTT (at least 1 ms)",
-    }];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        match key {
-            "r_rtt" => {
-                let t = time_param(Self::ALGORITHM, key, v)?;
-                if millis(t) == 0 {
-                    return Err(CcaError::BadValue {
-                        algorithm: Self::ALGORITHM,
-                        parameter: key.into(),
-                        expected: "a duration of at least 1 ms".into(),
-                        got: v.to_string(),
-                    });
-                }
-                self.r_rtt = t;
-            }
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Hybla`] (attributes of `ns3::TcpHybla`, ns-3.44 defaults).
+    pub struct HyblaConfig for "hybla" {
+        /// Reference RTT.
+        r_rtt: Time = Time::from_millis(50),
+            Accepts::Duration { min: Time::from_millis(1), max: MAX_DURATION };
     }
 }
 

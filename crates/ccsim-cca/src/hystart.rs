@@ -17,6 +17,12 @@ pub enum HystartDetect {
     Both,
 }
 
+crate::choice_param!(HystartDetect {
+    "PACKET_TRAIN" => PacketTrain,
+    "DELAY" => Delay,
+    "BOTH" => Both,
+});
+
 impl HystartDetect {
     pub(crate) fn packet_train(self) -> bool {
         matches!(self, HystartDetect::PacketTrain | HystartDetect::Both)

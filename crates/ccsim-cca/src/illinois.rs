@@ -10,97 +10,29 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u32, millis};
-use crate::params::{f64_param, u32_param, ParamSpec, Tunables};
-use crate::{CcaError, CongState, CongestionOps, TcpState};
+use crate::params::Accepts;
+use crate::{CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
-/// Tunables of [`Illinois`] (attributes of `ns3::TcpIllinois`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct IllinoisConfig {
-    /// Minimum alpha threshold.
-    pub alpha_min: f64,
-    /// Maximum alpha threshold.
-    pub alpha_max: f64,
-    /// Alpha base threshold.
-    pub alpha_base: f64,
-    /// Minimum beta threshold.
-    pub beta_min: f64,
-    /// Maximum beta threshold.
-    pub beta_max: f64,
-    /// Beta base threshold.
-    pub beta_base: f64,
-    /// Window threshold.
-    pub win_thresh: u32,
-    /// Theta threshold (RTTs of low delay before alpha goes to alpha_max).
-    pub theta: u32,
-}
-
-impl Default for IllinoisConfig {
-    fn default() -> Self {
-        IllinoisConfig {
-            alpha_min: 0.3,
-            alpha_max: 10.0,
-            alpha_base: 1.0,
-            beta_min: 0.125,
-            beta_max: 0.5,
-            beta_base: 0.5,
-            win_thresh: 15,
-            theta: 5,
-        }
-    }
-}
-
-impl Tunables for IllinoisConfig {
-    const ALGORITHM: &'static str = "illinois";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "alpha_min",
-            help: "Minimum alpha threshold (> 0)",
-        },
-        ParamSpec {
-            name: "alpha_max",
-            help: "Maximum alpha threshold",
-        },
-        ParamSpec {
-            name: "alpha_base",
-            help: "Alpha base threshold",
-        },
-        ParamSpec {
-            name: "beta_min",
-            help: "Minimum beta threshold",
-        },
-        ParamSpec {
-            name: "beta_max",
-            help: "Maximum beta threshold",
-        },
-        ParamSpec {
-            name: "beta_base",
-            help: "Beta base threshold",
-        },
-        ParamSpec {
-            name: "win_thresh",
-            help: "Window threshold",
-        },
-        ParamSpec {
-            name: "theta",
-            help: "Theta threshold",
-        },
-    ];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "alpha_min" => self.alpha_min = f64_param(a, key, v, f64::MIN_POSITIVE, 1e6)?,
-            "alpha_max" => self.alpha_max = f64_param(a, key, v, 0.0, 1e6)?,
-            "alpha_base" => self.alpha_base = f64_param(a, key, v, 0.0, 1e6)?,
-            "beta_min" => self.beta_min = f64_param(a, key, v, 0.0, 1.0)?,
-            "beta_max" => self.beta_max = f64_param(a, key, v, 0.0, 1.0)?,
-            "beta_base" => self.beta_base = f64_param(a, key, v, 0.0, 1.0)?,
-            "win_thresh" => self.win_thresh = u32_param(a, key, v, 0, u32::MAX)?,
-            "theta" => self.theta = u32_param(a, key, v, 0, u32::MAX)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Illinois`] (attributes of `ns3::TcpIllinois`, ns-3.44 defaults).
+    pub struct IllinoisConfig for "illinois" {
+        /// Minimum alpha threshold.
+        alpha_min: f64 = 0.3, Accepts::Number { min: f64::MIN_POSITIVE, max: 1e6 };
+        /// Maximum alpha threshold.
+        alpha_max: f64 = 10.0, Accepts::Number { min: 0.0, max: 1e6 };
+        /// Alpha base threshold.
+        alpha_base: f64 = 1.0, Accepts::Number { min: 0.0, max: 1e6 };
+        /// Minimum beta threshold.
+        beta_min: f64 = 0.125, Accepts::Number { min: 0.0, max: 1.0 };
+        /// Maximum beta threshold.
+        beta_max: f64 = 0.5, Accepts::Number { min: 0.0, max: 1.0 };
+        /// Beta base threshold.
+        beta_base: f64 = 0.5, Accepts::Number { min: 0.0, max: 1.0 };
+        /// Window threshold.
+        win_thresh: u32 = 15, Accepts::U32;
+        /// Theta threshold (RTTs of low delay before alpha goes to alpha_max).
+        theta: u32 = 5, Accepts::U32;
     }
 }
 

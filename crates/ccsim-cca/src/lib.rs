@@ -38,7 +38,7 @@ pub mod westwood_plus;
 pub mod windowed_filter;
 pub mod yeah;
 
-pub use params::{ParamSpec, Tunables};
+pub use params::{Accepts, ParamSpec, ParamValue, Tunables};
 pub use state::{CaEvent, CongState, RateConnection, RateSample, TcpState};
 
 use ccsim_core::Time;

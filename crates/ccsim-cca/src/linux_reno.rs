@@ -6,40 +6,15 @@
 //! segments in `cwnd_cnt` and adds one MSS per cwnd-worth of them (RFC 5681 §3.1 appropriate
 //! byte counting in segment units). Loss: `ssthresh = max(2·MSS, cwnd/2)`.
 
-use crate::params::{bool_param, ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::params::Accepts;
+use crate::{CongestionOps, TcpState};
 
-/// Tunables of [`LinuxReno`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinuxRenoConfig {
-    /// `TcpLinuxReno::SetSuppressIncreaseIfCwndLimited` (ns-3 default true): no cwnd growth in
-    /// congestion avoidance while the sender is not cwnd-limited (RFC 7661 spirit).
-    pub suppress_increase_if_cwnd_limited: bool,
-}
-
-impl Default for LinuxRenoConfig {
-    fn default() -> Self {
-        LinuxRenoConfig {
-            suppress_increase_if_cwnd_limited: true,
-        }
-    }
-}
-
-impl Tunables for LinuxRenoConfig {
-    const ALGORITHM: &'static str = "linuxreno";
-    const PARAMS: &'static [ParamSpec] = &[ParamSpec {
-        name: "suppress_increase_if_cwnd_limited",
-        help: "Do not grow cwnd in congestion avoidance unless the sender is cwnd-limited",
-    }];
-    fn set(&mut self, key: &str, value: &Value) -> Result<(), CcaError> {
-        match key {
-            "suppress_increase_if_cwnd_limited" => {
-                self.suppress_increase_if_cwnd_limited = bool_param(Self::ALGORITHM, key, value)?
-            }
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`LinuxReno`].
+    pub struct LinuxRenoConfig for "linuxreno" {
+        /// Do not grow cwnd in congestion avoidance unless the sender is cwnd-limited
+        /// (`TcpLinuxReno::SetSuppressIncreaseIfCwndLimited`; RFC 7661 spirit).
+        suppress_increase_if_cwnd_limited: bool = true, Accepts::Bool;
     }
 }
 

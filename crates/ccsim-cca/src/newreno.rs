@@ -8,9 +8,7 @@
 //! from `TcpNewReno` in ns-3 (Scalable, HighSpeed, Hybla, H-TCP, Illinois, Vegas, Westwood+,
 //! YeAH).
 
-use crate::params::{ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::{CongestionOps, TcpState};
 
 /// `TcpNewReno::SlowStart`: add one MSS if anything was acknowledged; returns the segments not
 /// used for the increase.
@@ -52,16 +50,9 @@ pub fn ssthresh(tcb: &TcpState, bytes_in_flight: u32) -> u32 {
     (2 * tcb.mss).max(bytes_in_flight / 2)
 }
 
-/// NewReno has no tunables.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NewRenoConfig {}
-
-impl Tunables for NewRenoConfig {
-    const ALGORITHM: &'static str = "newreno";
-    const PARAMS: &'static [ParamSpec] = &[];
-    fn set(&mut self, key: &str, _value: &Value) -> Result<(), CcaError> {
-        unreachable!("newreno has no parameter {key}")
-    }
+crate::tunables! {
+    /// NewReno has no tunables.
+    pub struct NewRenoConfig for "newreno" {}
 }
 
 /// ns-3 `TcpNewReno`. Stateless apart from the socket state.

@@ -20,9 +20,7 @@
 //! !m_inFastRec`). The exact sender duties are on [`RecoveryPolicy::Reno`].
 
 use crate::ns3num::cast_u32;
-use crate::params::{ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::{CongestionOps, TcpState};
 
 /// ns-3.23 `TcpReno::NewAck` / `TcpTahoe::NewAck`: slow start or congestion avoidance, once per
 /// ACK of new data. ccsim's sender reports an ACK of less than one segment as 0 segments (it
@@ -39,16 +37,9 @@ pub fn increase_window(tcb: &mut TcpState, segments_acked: u32) {
     }
 }
 
-/// Reno has no tunables (ns-3.23 `TcpReno` had none besides the socket's).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RenoConfig {}
-
-impl Tunables for RenoConfig {
-    const ALGORITHM: &'static str = "reno";
-    const PARAMS: &'static [ParamSpec] = &[];
-    fn set(&mut self, key: &str, _value: &Value) -> Result<(), CcaError> {
-        unreachable!("reno has no parameter {key}")
-    }
+crate::tunables! {
+    /// Reno has no tunables (ns-3.23 `TcpReno` had none besides the socket's).
+    pub struct RenoConfig for "reno" {}
 }
 
 /// TCP Reno (ns-3.23 `TcpReno`). Stateless apart from the socket state.

@@ -7,49 +7,16 @@
 
 use crate::newreno;
 use crate::ns3num::cast_u32;
-use crate::params::{f64_param, u32_param, ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::params::Accepts;
+use crate::{CongestionOps, TcpState};
 
-/// Tunables of [`Scalable`] (attributes of `ns3::TcpScalable`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScalableConfig {
-    /// Additive Increase Factor.
-    pub ai_factor: u32,
-    /// Multiplicative Decrease Factor.
-    pub md_factor: f64,
-}
-
-impl Default for ScalableConfig {
-    fn default() -> Self {
-        ScalableConfig {
-            ai_factor: 50,
-            md_factor: 0.125,
-        }
-    }
-}
-
-impl Tunables for ScalableConfig {
-    const ALGORITHM: &'static str = "scalable";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "ai_factor",
-            help: "Additive Increase Factor (segments per one-segment increase cap, >= 1)",
-        },
-        ParamSpec {
-            name: "md_factor",
-            help: "Multiplicative Decrease Factor, in [0, 1]",
-        },
-    ];
-
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "ai_factor" => self.ai_factor = u32_param(a, key, v, 1, u32::MAX)?,
-            "md_factor" => self.md_factor = f64_param(a, key, v, 0.0, 1.0)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Scalable`] (attributes of `ns3::TcpScalable`, ns-3.44 defaults).
+    pub struct ScalableConfig for "scalable" {
+        /// Additive Increase Factor (segments per one-segment increase cap).
+        ai_factor: u32 = 50, Accepts::Integer { min: 1, max: u32::MAX as u64 };
+        /// Multiplicative Decrease Factor.
+        md_factor: f64 = 0.125, Accepts::Number { min: 0.0, max: 1.0 };
     }
 }
 

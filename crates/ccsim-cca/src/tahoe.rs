@@ -17,20 +17,11 @@
 //! learns it from [`RecoveryPolicy::Tahoe`] (the exact duties are documented there). 4.3BSD
 //! rounds ssthresh down to whole segments; ns-3.23 does not, and neither does ccsim.
 
-use crate::params::{ParamSpec, Tunables};
-use crate::{reno, CcaError, CongestionOps, TcpState};
-use serde_json::Value;
+use crate::{reno, CongestionOps, TcpState};
 
-/// Tahoe has no tunables.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TahoeConfig {}
-
-impl Tunables for TahoeConfig {
-    const ALGORITHM: &'static str = "tahoe";
-    const PARAMS: &'static [ParamSpec] = &[];
-    fn set(&mut self, key: &str, _value: &Value) -> Result<(), CcaError> {
-        unreachable!("tahoe has no parameter {key}")
-    }
+crate::tunables! {
+    /// Tahoe has no tunables.
+    pub struct TahoeConfig for "tahoe" {}
 }
 
 /// TCP Tahoe (ns-3.23 `TcpTahoe`). Stateless apart from the socket state.

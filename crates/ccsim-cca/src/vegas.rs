@@ -8,57 +8,19 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u32, seconds};
-use crate::params::{u32_param, ParamSpec, Tunables};
-use crate::{CcaError, CongState, CongestionOps, TcpState};
+use crate::params::Accepts;
+use crate::{CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
-/// Tunables of [`Vegas`] (attributes of `ns3::TcpVegas`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct VegasConfig {
-    /// Lower bound of packets in network.
-    pub alpha: u32,
-    /// Upper bound of packets in network.
-    pub beta: u32,
-    /// Limit on increase.
-    pub gamma: u32,
-}
-
-impl Default for VegasConfig {
-    fn default() -> Self {
-        VegasConfig {
-            alpha: 2,
-            beta: 4,
-            gamma: 1,
-        }
-    }
-}
-
-impl Tunables for VegasConfig {
-    const ALGORITHM: &'static str = "vegas";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "alpha",
-            help: "Lower bound of packets in network",
-        },
-        ParamSpec {
-            name: "beta",
-            help: "Upper bound of packets in network",
-        },
-        ParamSpec {
-            name: "gamma",
-            help: "Limit on increase",
-        },
-    ];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "alpha" => self.alpha = u32_param(a, key, v, 0, u32::MAX)?,
-            "beta" => self.beta = u32_param(a, key, v, 0, u32::MAX)?,
-            "gamma" => self.gamma = u32_param(a, key, v, 0, u32::MAX)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Vegas`] (attributes of `ns3::TcpVegas`, ns-3.44 defaults).
+    pub struct VegasConfig for "vegas" {
+        /// Lower bound of packets in network.
+        alpha: u32 = 2, Accepts::U32;
+        /// Upper bound of packets in network.
+        beta: u32 = 4, Accepts::U32;
+        /// Limit on increase.
+        gamma: u32 = 1, Accepts::U32;
     }
 }
 

@@ -23,46 +23,16 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u64, seconds};
-use crate::params::{enum_param, ParamSpec, Tunables};
+use crate::params::Accepts;
 use crate::westwood_plus::{ssthresh_from_bandwidth, tustin, FilterType};
-use crate::{CcaError, CongestionOps, TcpState};
+use crate::{CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
-/// Tunables of [`Westwood`] (attributes of ns-3.37 `ns3::TcpWestwood` but `ProtocolType`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct WestwoodConfig {
-    /// Use this to choose no filter or Tustin's approximation filter (ns-3 default Tustin).
-    pub filter_type: FilterType,
-}
-
-impl Default for WestwoodConfig {
-    fn default() -> Self {
-        WestwoodConfig {
-            filter_type: FilterType::Tustin,
-        }
-    }
-}
-
-impl Tunables for WestwoodConfig {
-    const ALGORITHM: &'static str = "westwood";
-    const PARAMS: &'static [ParamSpec] = &[ParamSpec {
-        name: "filter_type",
-        help: "Bandwidth filter: \"None\" or \"Tustin\" (Tustin's approximation)",
-    }];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        match key {
-            "filter_type" => {
-                self.filter_type = enum_param(
-                    Self::ALGORITHM,
-                    key,
-                    v,
-                    &[("None", FilterType::None), ("Tustin", FilterType::Tustin)],
-                )?
-            }
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Westwood`].
+    pub struct WestwoodConfig for "westwood" {
+        /// Bandwidth filter: none, or Tustin's approximation.
+        filter_type: FilterType = FilterType::Tustin, Accepts::OneOf(FilterType::CHOICES);
     }
 }
 

@@ -11,10 +11,9 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u32, cast_u64, seconds, seconds_i64};
-use crate::params::{enum_param, ParamSpec, Tunables};
-use crate::{CcaError, CongestionOps, TcpState};
+use crate::params::Accepts;
+use crate::{CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
 /// Bandwidth-sample filter (ns-3 `TcpWestwoodPlus::FilterType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,40 +22,16 @@ pub enum FilterType {
     Tustin,
 }
 
-/// Tunables of [`WestwoodPlus`] (attributes of `ns3::TcpWestwoodPlus`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct WestwoodPlusConfig {
-    /// Use this to choose no filter or Tustin's approximation filter.
-    pub filter_type: FilterType,
-}
+crate::choice_param!(FilterType {
+    "None" => None,
+    "Tustin" => Tustin,
+});
 
-impl Default for WestwoodPlusConfig {
-    fn default() -> Self {
-        WestwoodPlusConfig {
-            filter_type: FilterType::Tustin,
-        }
-    }
-}
-
-impl Tunables for WestwoodPlusConfig {
-    const ALGORITHM: &'static str = "westwoodplus";
-    const PARAMS: &'static [ParamSpec] = &[ParamSpec {
-        name: "filter_type",
-        help: "Bandwidth filter: \"None\" or \"Tustin\" (Tustin's approximation)",
-    }];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        match key {
-            "filter_type" => {
-                self.filter_type = enum_param(
-                    Self::ALGORITHM,
-                    key,
-                    v,
-                    &[("None", FilterType::None), ("Tustin", FilterType::Tustin)],
-                )?
-            }
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`WestwoodPlus`] (attributes of `ns3::TcpWestwoodPlus`).
+    pub struct WestwoodPlusConfig for "westwoodplus" {
+        /// Bandwidth filter: none, or Tustin's approximation.
+        filter_type: FilterType = FilterType::Tustin, Accepts::OneOf(FilterType::CHOICES);
     }
 }
 

@@ -13,98 +13,30 @@
 
 use crate::newreno;
 use crate::ns3num::{cast_u32, seconds};
-use crate::params::{u32_param, ParamSpec, Tunables};
+use crate::params::Accepts;
 use crate::scalable::{Scalable, ScalableConfig};
-use crate::{CcaError, CongState, CongestionOps, TcpState};
+use crate::{CongState, CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
-/// Tunables of [`Yeah`] (attributes of `ns3::TcpYeah`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct YeahConfig {
-    /// Maximum backlog allowed at the bottleneck queue.
-    pub alpha: u32,
-    /// Fraction of queue to be removed per RTT.
-    pub gamma: u32,
-    /// Log minimum fraction of cwnd to be removed on loss.
-    pub delta: u32,
-    /// Log maximum fraction to be removed on early decongestion.
-    pub epsilon: u32,
-    /// Maximum delta from base.
-    pub phy: u32,
-    /// Minimum number of consecutive RTTs to consider competition on loss.
-    pub rho: u32,
-    /// Minimum number of state switches to reset reno_count.
-    pub zeta: u32,
-    /// STCP additive increase factor.
-    pub stcp_ai_factor: u32,
-}
-
-impl Default for YeahConfig {
-    fn default() -> Self {
-        YeahConfig {
-            alpha: 80,
-            gamma: 1,
-            delta: 3,
-            epsilon: 1,
-            phy: 8,
-            rho: 16,
-            zeta: 50,
-            stcp_ai_factor: 100,
-        }
-    }
-}
-
-impl Tunables for YeahConfig {
-    const ALGORITHM: &'static str = "yeah";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "alpha",
-            help: "Maximum backlog allowed at the bottleneck queue (segments)",
-        },
-        ParamSpec {
-            name: "gamma",
-            help: "Fraction of queue to be removed per RTT (>= 1)",
-        },
-        ParamSpec {
-            name: "delta",
-            help: "Log minimum fraction of cwnd to be removed on loss (0..31)",
-        },
-        ParamSpec {
-            name: "epsilon",
-            help: "Log maximum fraction to be removed on early decongestion (0..31)",
-        },
-        ParamSpec {
-            name: "phy",
-            help: "Maximum delta from base (>= 1)",
-        },
-        ParamSpec {
-            name: "rho",
-            help: "Minimum # of consecutive RTT to consider competition on loss",
-        },
-        ParamSpec {
-            name: "zeta",
-            help: "Minimum # of state switches to reset reno_count",
-        },
-        ParamSpec {
-            name: "stcp_ai_factor",
-            help: "STCP additive increase factor (>= 1)",
-        },
-    ];
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "alpha" => self.alpha = u32_param(a, key, v, 0, u32::MAX)?,
-            "gamma" => self.gamma = u32_param(a, key, v, 1, u32::MAX)?,
-            "delta" => self.delta = u32_param(a, key, v, 0, 31)?,
-            "epsilon" => self.epsilon = u32_param(a, key, v, 0, 31)?,
-            "phy" => self.phy = u32_param(a, key, v, 1, u32::MAX)?,
-            "rho" => self.rho = u32_param(a, key, v, 0, u32::MAX)?,
-            "zeta" => self.zeta = u32_param(a, key, v, 0, u32::MAX)?,
-            "stcp_ai_factor" => self.stcp_ai_factor = u32_param(a, key, v, 1, u32::MAX)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Yeah`] (attributes of `ns3::TcpYeah`, ns-3.44 defaults).
+    pub struct YeahConfig for "yeah" {
+        /// Maximum backlog allowed at the bottleneck queue (segments).
+        alpha: u32 = 80, Accepts::U32;
+        /// Fraction of queue to be removed per RTT.
+        gamma: u32 = 1, Accepts::Integer { min: 1, max: u32::MAX as u64 };
+        /// Log minimum fraction of cwnd to be removed on loss.
+        delta: u32 = 3, Accepts::Integer { min: 0, max: 31 };
+        /// Log maximum fraction to be removed on early decongestion.
+        epsilon: u32 = 1, Accepts::Integer { min: 0, max: 31 };
+        /// Maximum delta from base.
+        phy: u32 = 8, Accepts::Integer { min: 1, max: u32::MAX as u64 };
+        /// Minimum number of consecutive RTTs to consider competition on loss.
+        rho: u32 = 16, Accepts::U32;
+        /// Minimum number of state switches to reset reno_count.
+        zeta: u32 = 50, Accepts::U32;
+        /// STCP additive increase factor.
+        stcp_ai_factor: u32 = 100, Accepts::Integer { min: 1, max: u32::MAX as u64 };
     }
 }
 

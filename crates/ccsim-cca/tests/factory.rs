@@ -97,7 +97,7 @@ fn bad_values_name_the_parameter_and_the_range() {
         .err()
         .unwrap()
         .to_string();
-    assert!(msg.contains("at least 1 ms"), "{msg}");
+    assert!(msg.contains("a duration in [1ms, 3600s]"), "{msg}");
 }
 
 #[test]

@@ -1,17 +1,18 @@
 //! Every documented tunable (`Tunables::PARAMS`, what `docs/scenario-reference.md`'s
 //! `cca_params` tables are generated from) changes the algorithm's config when set: a
-//! parameter that is accepted and then dropped fails here. Unknown names are rejected with the
+//! parameter that is accepted and then dropped fails here. The default each one shows is the
+//! config's default. Unknown names are rejected with the
 //! allowed list (the schema's `deny_unknown_fields`).
 
 use ccsim_cca::{bbr, bic, cubic, highspeed, htcp, hybla, illinois, linux_reno, newreno};
 use ccsim_cca::{reno, scalable, siad, tahoe, vegas, wave, westwood, westwood_plus, yeah};
-use ccsim_cca::{CcaError, Tunables};
+use ccsim_cca::{Accepts, CcaError, Tunables};
 use serde_json::{json, Map, Value};
 use std::fmt::Debug;
 
 /// Values to try: one of them is valid for each kind of parameter and differs from its
-/// default; quoted words of the help text are the enum choices.
-fn candidates(help: &str) -> Vec<Value> {
+/// default; an enum parameter's choices come from what it accepts.
+fn candidates(accepts: &Accepts) -> Vec<Value> {
     let mut out: Vec<Value> = vec![
         json!(true),
         json!(false),
@@ -28,8 +29,15 @@ fn candidates(help: &str) -> Vec<Value> {
         json!("250ms"),
         json!(0.01),
     ];
-    out.extend(help.split('"').skip(1).step_by(2).map(|w| json!(w)));
+    if let Accepts::OneOf(names) = accepts {
+        out.extend(names.iter().map(|n| json!(n)));
+    }
     out
+}
+
+/// A default as the docs show it, written back as a scenario value (`0.7`, `"2ms"`).
+fn as_scenario_value(shown: &str) -> Value {
+    serde_json::from_str(shown).unwrap_or_else(|_| json!(shown))
 }
 
 fn check<T: Tunables + Debug>() {
@@ -41,7 +49,21 @@ fn check<T: Tunables + Debug>() {
             T::ALGORITHM,
             p.name
         );
-        let changed = candidates(p.help).into_iter().any(|v| {
+        // The default the docs show is the config's default: written back, it changes nothing.
+        let shown = (p.default)();
+        if shown != "unset" {
+            let mut m = Map::new();
+            m.insert(p.name.to_string(), as_scenario_value(&shown));
+            let back = T::from_params(&m).map(|c| format!("{c:?}"));
+            assert_eq!(
+                back.as_ref(),
+                Ok(&base),
+                "{} {}: default {shown}",
+                T::ALGORITHM,
+                p.name
+            );
+        }
+        let changed = candidates(&p.accepts).into_iter().any(|v| {
             let mut m = Map::new();
             m.insert(p.name.to_string(), v);
             T::from_params(&m).is_ok_and(|c| format!("{c:?}") != base)

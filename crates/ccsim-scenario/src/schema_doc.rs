@@ -1,7 +1,7 @@
 //! Markdown generated from the schema: the `[tcp]` table (from [`TcpOptions::KEYS`] and the
 //! two profiles' configs), the `cca_params` tables (from each algorithm's
-//! `Tunables::PARAMS`) and the time-series columns (from their `column_table!`
-//! declarations). The docs hold them between markers ([`SECTIONS`] says where); a test
+//! `Tunables::PARAMS`, declared once with `ccsim_cca::tunables!`: default, accepted values,
+//! meaning) and the time-series columns (from their `column_table!` declarations). The docs hold them between markers ([`SECTIONS`] says where); a test
 //! (`tests/schema_docs.rs`) fails when the committed text differs, and
 //! `CCSIM_UPDATE_DOCS=1 cargo test -p ccsim-scenario --test schema_docs` rewrites it.
 //! `ccsim schema` prints the same text.
@@ -98,7 +98,7 @@ pub fn tcp_table() -> String {
     out
 }
 
-/// One table per algorithm with tunables: parameter and meaning.
+/// One table per algorithm with tunables: parameter, default, accepted values, meaning.
 pub fn cca_tables() -> String {
     let mut out = String::new();
     for (short, type_id) in ccsim_cca::algorithm_names() {
@@ -112,9 +112,18 @@ pub fn cca_tables() -> String {
         if params.is_empty() {
             continue;
         }
-        out += &format!("\n`{short}` (ns-3 `{type_id}`)\n\n| parameter | meaning |\n|---|---|\n");
+        out += &format!(
+            "\n`{short}` (ns-3 `{type_id}`)\n\n| parameter | default | accepts | meaning |\n\
+             |---|---|---|---|\n"
+        );
         for p in params {
-            out += &format!("| `{}` | {} |\n", p.name, cell(p.help));
+            out += &format!(
+                "| `{}` | `{}` | {} | {} |\n",
+                p.name,
+                (p.default)(),
+                cell(&p.accepts.describe()),
+                cell(p.help)
+            );
         }
     }
     out
@@ -156,6 +165,26 @@ mod tests {
         let new = replace_section(&doc, "tcp", "new\n").unwrap();
         assert_eq!(new, format!("before\n{s}\nnew\n{e}\nafter\n"));
         assert!(replace_section("no markers", "tcp", "x").is_err());
+    }
+
+    #[test]
+    fn cca_tables_show_each_parameters_default_and_accepted_values() {
+        let t = cca_tables();
+        assert!(
+            t.contains("| `beta` | `0.7` | a number in [0, 0.999999] |"),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "| `hystart_detect` | `BOTH` | one of \"PACKET_TRAIN\", \"DELAY\", \"BOTH\" |"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("| `probe_rtt_duration` | `200ms` | a duration in [0s, 3600s] |"),
+            "{t}"
+        );
+        assert!(t.contains("| `snd_cwnd_clamp` | `unset` |"), "{t}");
     }
 
     #[test]

@@ -4,14 +4,22 @@
 //! `TcpSender`, which calls the hooks in ns-3.44 order.
 
 use ccsim_cca::{CongState, CongestionOps, Controller, RateConnection, RateSample};
-use ccsim_cca::{RecoveryPolicy, TcpState};
+use ccsim_cca::{RecoveryPolicy, TcpState, Tunables};
 use ccsim_core::Time;
 use ccsim_net::{TcpFlags, TcpSegment};
 use ccsim_tcp::{TcpConfig, TcpSender};
 
 const MSS: u32 = 1000;
 
-/// Step 1: the state in one struct, the tunable as a named constant.
+ccsim_cca::tunables! {
+    /// Step 1: the tunables, each declared once: doc comment, type, default, accepted values.
+    pub struct FixedWindowConfig for "fixedwindow" {
+        /// Window in segments.
+        segments: u32 = 4, ccsim_cca::Accepts::Integer { min: 1, max: 1000 };
+    }
+}
+
+/// Step 1: the state in one struct.
 struct FixedWindow {
     segments: u32,
 }
@@ -66,7 +74,11 @@ fn ack(n_segments: u64, sack: &[(u64, u64)]) -> TcpSegment {
 #[test]
 fn an_algorithm_from_outside_the_crate_drives_the_sender() {
     // Step 3: wrap it with its capabilities (here: ns-3's NewReno recovery, no burst mode).
-    let alg = FixedWindow { segments: 4 };
+    let params = serde_json::json!({ "segments": 4 });
+    let config = FixedWindowConfig::from_params(params.as_object().unwrap()).unwrap();
+    let alg = FixedWindow {
+        segments: config.segments,
+    };
     let controller = Controller::window(Box::new(alg), RecoveryPolicy::NewReno);
     assert!(!controller.capabilities().burst_mode);
     let (mut s, sent) = established(controller);
@@ -118,4 +130,24 @@ fn full_control_is_a_capability_declared_where_the_algorithm_is_built() {
         s.on_segment(Time::from_millis(200), &ack(1, &[]));
         assert_eq!(s.tcb.cwnd, expected_cwnd, "full control {full}");
     }
+}
+
+#[test]
+fn an_outside_algorithms_tunables_are_parsed_and_documented_from_one_declaration() {
+    let spec = &FixedWindowConfig::PARAMS[0];
+    assert_eq!((spec.name, (spec.default)()), ("segments", "4".to_string()));
+    assert_eq!(spec.help.trim(), "Window in segments.");
+    let bad = serde_json::json!({ "segments": 0 });
+    let msg = FixedWindowConfig::from_params(bad.as_object().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("\"segments\"") && msg.contains("[1, 1000]"),
+        "{msg}"
+    );
+    let unknown = serde_json::json!({ "segment": 4 });
+    let msg = FixedWindowConfig::from_params(unknown.as_object().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("allowed: segments"), "{msg}");
 }

@@ -128,6 +128,11 @@ pub enum BbrRng {
     Ccsim,
 }
 
+crate::choice_param!(BbrRng {
+    "ns3" => Ns3,
+    "ccsim" => Ccsim,
+});
+
 #[derive(Clone, Debug)]
 enum PhaseRng {
     Ns3(Mrg32k3a),

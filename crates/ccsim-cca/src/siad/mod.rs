@@ -84,10 +84,9 @@
 mod linux;
 mod ns3_port;
 
-use crate::params::{bool_param, u32_param, ParamSpec, Tunables};
-use crate::{CaEvent, CcaError, CongestionOps, TcpState};
+use crate::params::Accepts;
+use crate::{CaEvent, CongestionOps, TcpState};
 use ccsim_core::Time;
-use serde_json::Value;
 
 /// Rounding offset, segments (`OFFSET`).
 const OFFSET: u32 = 1;
@@ -104,83 +103,24 @@ const NS3_CWND_CLAMP: u32 = 666;
 /// ns-3 port: ssthresh forced on the first `IncreaseWindow` (segments).
 const NS3_START_SSTHRESH: u32 = 20;
 
-/// Tunables of [`Siad`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct SiadConfig {
-    /// Desired number of RTTs between two congestion events (Linux module parameter `num_rtt`;
-    /// the ns-3 port's constant `default_num_rtt`). Default 20.
-    pub num_rtt: u32,
-    /// Per-connection Num_RTT override, 0 = unset (Linux socket option `TCP_SIAD_NUM_RTT`; ns-3
-    /// attribute `ConfigNumRtt`). Default 0.
-    pub config_num_rtt: u32,
-    /// Desired milliseconds between two congestion events, 0 = off (Linux `num_ms`; ns-3
-    /// `ConfigNumMs`). Default 0.
-    pub num_ms: u32,
-    /// Largest cwnd in segments (`snd_cwnd_clamp`; ns-3 `SendCwndClamp`). `None`: unlimited in
-    /// Linux mode, 666 with `ns3_port_compat`.
-    pub snd_cwnd_clamp: Option<u32>,
-    /// Reproduce the ns-3 port used by seed 002 instead of the Linux module.
-    pub ns3_port_compat: bool,
-}
-
-impl Default for SiadConfig {
-    fn default() -> Self {
-        SiadConfig {
-            num_rtt: 20,
-            config_num_rtt: 0,
-            num_ms: 0,
-            snd_cwnd_clamp: None,
-            ns3_port_compat: false,
-        }
-    }
-}
-
-impl Tunables for SiadConfig {
-    const ALGORITHM: &'static str = "siad";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "num_rtt",
-            help: "Desired RTTs between two congestion events (Linux num_rtt), at least 2",
-        },
-        ParamSpec {
-            name: "config_num_rtt",
-            help: "Per-connection Num_RTT override, 0 = unset (ns-3 ConfigNumRtt)",
-        },
-        ParamSpec {
-            name: "num_ms",
-            help: "Desired ms between two congestion events, 0 = off (ns-3 ConfigNumMs)",
-        },
-        ParamSpec {
-            name: "snd_cwnd_clamp",
-            help: "Largest cwnd in segments (default unlimited; 666 with ns3_port_compat)",
-        },
-        ParamSpec {
-            name: "ns3_port_compat",
-            help: "Reproduce the ns-3 port of seed 002 (tcp-siad.cpp) instead of Linux tcp_siad.c",
-        },
-    ];
-
-    fn set(&mut self, key: &str, v: &Value) -> Result<(), CcaError> {
-        let a = Self::ALGORITHM;
-        match key {
-            "num_rtt" => self.num_rtt = u32_param(a, key, v, MIN_NUM_RTT, 1_000_000)?,
-            "config_num_rtt" => {
-                self.config_num_rtt = u32_param(a, key, v, 0, 1_000_000)?;
-                if self.config_num_rtt == 1 {
-                    return Err(CcaError::BadValue {
-                        algorithm: a,
-                        parameter: key.to_string(),
-                        expected: "0 (unset) or an integer in [2, 1000000]".into(),
-                        got: v.to_string(),
-                    });
-                }
-            }
-            "num_ms" => self.num_ms = u32_param(a, key, v, 0, u32::MAX / 2)?,
-            "snd_cwnd_clamp" => self.snd_cwnd_clamp = Some(u32_param(a, key, v, 2, u32::MAX)?),
-            "ns3_port_compat" => self.ns3_port_compat = bool_param(a, key, v)?,
-            _ => unreachable!("checked by from_params"),
-        }
-        Ok(())
+crate::tunables! {
+    /// Tunables of [`Siad`].
+    pub struct SiadConfig for "siad" {
+        /// Desired number of RTTs between two congestion events (Linux module parameter
+        /// `num_rtt`; the ns-3 port's constant `default_num_rtt`).
+        num_rtt: u32 = 20, Accepts::Integer { min: MIN_NUM_RTT as u64, max: 1_000_000 };
+        /// Per-connection Num_RTT override, 0 = unset (Linux socket option `TCP_SIAD_NUM_RTT`;
+        /// ns-3 attribute `ConfigNumRtt`).
+        config_num_rtt: u32 = 0, Accepts::ZeroOrInteger { min: MIN_NUM_RTT as u64, max: 1_000_000 };
+        /// Desired milliseconds between two congestion events, 0 = off (Linux `num_ms`; ns-3
+        /// `ConfigNumMs`).
+        num_ms: u32 = 0, Accepts::Integer { min: 0, max: u32::MAX as u64 / 2 };
+        /// Largest cwnd in segments (`snd_cwnd_clamp`; ns-3 `SendCwndClamp`). Unset: unlimited in
+        /// Linux mode, 666 with `ns3_port_compat`.
+        snd_cwnd_clamp: Option<u32> = None, Accepts::Integer { min: 2, max: u32::MAX as u64 };
+        /// Reproduce the ns-3 port used by seed 002 (`tcp-siad.cpp`) instead of the Linux module
+        /// (`tcp_siad.c`).
+        ns3_port_compat: bool = false, Accepts::Bool;
     }
 }
 

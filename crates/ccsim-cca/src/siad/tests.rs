@@ -1,6 +1,8 @@
 //! SIAD event scripts: the Linux rules and the ns-3 port's departures.
 
 use super::*;
+use crate::Tunables;
+use serde_json::Value;
 
 const MSS: u32 = 1000;
 
