@@ -35,8 +35,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn case(name: &str, toml: &str, warmup_s: f64, measure_s: f64) {
-    let mut sim = Simulation::new(scenario_from_toml(toml, &[]).unwrap()).unwrap();
+fn case(name: &str, toml: &str, overrides: &[String], warmup_s: f64, measure_s: f64) {
+    let mut sim = Simulation::new(scenario_from_toml(toml, overrides).unwrap()).unwrap();
     sim.run_until(Time::from_secs_f64(warmup_s));
     let _ = sim.drain_series();
     let packets0: u64 = sim.summary().queues.iter().map(|q| q.tx_packets).sum();
@@ -102,6 +102,12 @@ fn main() {
             10.0,
         ),
         (
+            "R1-AM: R1 with the RLC AM entity",
+            "seed002_siad_bbr.toml",
+            1.0,
+            10.0,
+        ),
+        (
             "R2: radio, 10 UEs, 4 APs",
             "seed000_multi_flow.toml",
             2.0,
@@ -113,13 +119,17 @@ fn main() {
             continue;
         }
         let toml = std::fs::read_to_string(format!("{root}{file}")).unwrap();
-        case(name, &toml, warm, measure);
+        case(name, &toml, &overrides_of(name), warm, measure);
     }
     // Whole runs from the scenario file (build + run to the end, probes drained each second),
     // against the speed targets of the radio scenarios.
     let whole = [
         (
             "R1: seed 002 (15 s), target < 1.5 s wall",
+            "seed002_siad_bbr.toml",
+        ),
+        (
+            "R1-AM: seed 002 (15 s), RLC AM entity",
             "seed002_siad_bbr.toml",
         ),
         (
@@ -132,13 +142,22 @@ fn main() {
             continue;
         }
         let toml = std::fs::read_to_string(format!("{root}{file}")).unwrap();
-        full_run(name, &toml);
+        full_run(name, &toml, &overrides_of(name));
     }
 }
 
-fn full_run(name: &str, toml: &str) {
+/// The R1-AM cases are R1 with `rlc.model = "entity"`: its speed cost over the delay model.
+fn overrides_of(name: &str) -> Vec<String> {
+    if name.starts_with("R1-AM") {
+        vec!["radio.mmwave.cell.rlc.model=entity".to_string()]
+    } else {
+        Vec::new()
+    }
+}
+
+fn full_run(name: &str, toml: &str, overrides: &[String]) {
     let t0 = Instant::now();
-    let mut sim = Simulation::new(scenario_from_toml(toml, &[]).unwrap()).unwrap();
+    let mut sim = Simulation::new(scenario_from_toml(toml, overrides).unwrap()).unwrap();
     let end = sim.duration().as_secs_f64();
     let mut t = 0.0;
     while t < end {

@@ -337,6 +337,13 @@ impl Cell {
         }
     }
 
+    /// The MCS a TB of `ue` sent at `t` would use: the one of the CQI in force with link
+    /// adaptation (None without it, or below MCS 0).
+    pub fn mcs_at(&self, ue: usize, t: Time) -> Option<u8> {
+        let la = self.config.link_adaptation.as_ref()?;
+        la.select_mcs(self.sinr_at(ue, la.report_instant(t, self.slot_ns)))
+    }
+
     /// SINR (dB) of `ue` at `t`: the large-scale SINR plus the fading gain.
     pub fn sinr_at(&self, ue: usize, t: Time) -> f64 {
         let u = &self.ues[ue];

@@ -54,7 +54,13 @@ pub struct UeProbe {
     pub serving_technology: Technology,
     /// LOS towards the serving site.
     pub los: bool,
+    /// SINR towards the serving site at the last channel update (large-scale).
     pub sinr_db: f64,
+    /// The serving link's SINR at the probe instant: `sinr_db` plus the fading gain (equal to
+    /// `sinr_db` without fading).
+    pub faded_sinr_db: f64,
+    /// The MCS a TB would use at the probe instant (link adaptation only).
+    pub mcs: Option<u8>,
     /// Best mmWave SINR over all mmWave sites.
     pub best_mmwave_sinr_db: f64,
     pub in_interruption: bool,
@@ -369,6 +375,8 @@ impl RadioNetwork {
             serving_technology: self.sites[s].technology,
             los: u.los[s],
             sinr_db: u.sinr_db[s],
+            faded_sinr_db: self.cells[s].sinr_at(ue as usize, now),
+            mcs: self.cells[s].mcs_at(ue as usize, now),
             best_mmwave_sinr_db: best,
             in_interruption: now < u.interrupted_until,
             handovers: u.handovers,

@@ -56,8 +56,14 @@ ccsim_core::column_table! {
         pub lte: Vec<bool>,
         /// LOS towards the serving cell (at the last channel update).
         pub los: Vec<bool>,
-        /// SINR towards the serving cell (dB).
+        /// SINR towards the serving cell (dB) at the sample instant, fading included when
+        /// `cell.fading` is on.
         pub sinr_db: Vec<f64>,
+        /// SINR towards the serving cell without fading (dB), at the last channel update.
+        pub large_scale_sinr_db: Vec<f64>,
+        /// MCS a TB would use at the sample instant (from the CQI in force; with
+        /// `cell.link_adaptation` only, else 255; 255 too when the CQI is below MCS 0).
+        pub mcs: Vec<u8>,
         /// Best SINR over the mmWave cells (dB).
         pub best_mmwave_sinr_db: Vec<f64>,
         /// In a handover interruption.
@@ -346,7 +352,9 @@ impl RadioGlue {
             s.serving_cell.push(p.serving_site as u32);
             s.lte.push(p.serving_technology == Technology::Lte);
             s.los.push(p.los);
-            s.sinr_db.push(p.sinr_db);
+            s.sinr_db.push(p.faded_sinr_db);
+            s.large_scale_sinr_db.push(p.sinr_db);
+            s.mcs.push(p.mcs.unwrap_or(u8::MAX));
             s.best_mmwave_sinr_db.push(p.best_mmwave_sinr_db);
             s.in_handover.push(p.in_interruption);
             s.handovers.push(p.handovers);
