@@ -29,5 +29,8 @@ crate::tunables! {
         /// Bytes ACKed in an aggregation epoch after which the epoch restarts
         /// (`AckEpochAckedResetThresh`).
         ack_epoch_acked_reset_thresh: u32 = 1 << 12, Accepts::Integer { min: 1, max: u32::MAX as u64 };
+        /// Pacing below the bandwidth estimate, to drain standing queues (`m_pacingMargin`;
+        /// Linux `bbr_rate_bytes_per_sec`): 1 % in ns-3.44, none (0) in ns-3.33's `SetPacingRate`.
+        pacing_margin: f64 = 0.01, Accepts::Number { min: 0.0, max: 0.5 };
     }
 }

@@ -28,7 +28,8 @@
 //!   save cwnd, cap it at `min_pipe_cwnd` = 4 segments, gains 1; after `probe_rtt_duration` =
 //!   200 ms with the flight at 4 segments and one round trip, restore cwnd and go back to
 //!   PROBE_BW (or STARTUP if the pipe was never filled).
-//! - **Pacing rate** = gain·BtlBw·(1 − 1 %), at most `tcb.max_pacing_rate_bps`; before the pipe is
+//! - **Pacing rate** = gain·BtlBw·(1 − `pacing_margin`, 1 % as in ns-3.44; ns-3.33 has no
+//!   margin), at most `tcb.max_pacing_rate_bps`; before the pipe is
 //!   full it only grows. Initially `high_gain·cwnd/max(minRtt, 1 ms)` (`InitPacingRate`).
 //! - **cwnd** target = `cwnd_gain`·BDP + 3 send quanta (+ 2 segments in phase 0 of PROBE_BW) +
 //!   the ACK-aggregation allowance; cwnd grows by the ACKed bytes up to it (without limit before
@@ -97,9 +98,6 @@ pub const GAIN_CYCLE_LENGTH: u32 = 8;
 /// The PROBE_BW pacing gains (`PACING_GAIN_CYCLE`).
 pub const PACING_GAIN_CYCLE: [f64; GAIN_CYCLE_LENGTH as usize] =
     [5.0 / 4.0, 3.0 / 4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
-/// Pacing below the estimate to drain standing queues (`m_pacingMargin`, Linux
-/// `bbr_rate_bytes_per_sec`).
-const PACING_MARGIN: f64 = 0.01;
 /// Gain on the extra-ACKed allowance (`m_extraAckedGain`).
 const EXTRA_ACKED_GAIN: u32 = 1;
 /// Minimum cwnd, segments (`m_minPipeCwnd = 4 · segmentSize`).
@@ -362,7 +360,7 @@ impl Bbr {
     /// `SetPacingRate`.
     fn set_pacing_rate(&mut self, tcb: &mut TcpState, gain: f64) {
         let rate = cast_u64(gain * self.max_bw_filter.best() as f64);
-        let rate = cast_u64(rate as f64 * (1.0 - PACING_MARGIN));
+        let rate = cast_u64(rate as f64 * (1.0 - self.config.pacing_margin));
         let rate = rate.min(tcb.max_pacing_rate_bps);
         if !self.has_seen_rtt && tcb.min_rtt.is_some() {
             self.init_pacing_rate(tcb);

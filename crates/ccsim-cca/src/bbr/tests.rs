@@ -161,10 +161,14 @@ fn startup_ends_after_three_rounds_without_25_percent_growth_then_drain_then_pro
 /// Drives a connection into PROBE_BW at 40 Mb/s, RTprop 100 ms (BDP 500 kB); returns the
 /// driver and the time reached (ms).
 fn in_probe_bw(seed: u64) -> (Driver, u64) {
-    let mut d = Driver::new(BbrConfig {
+    in_probe_bw_with(BbrConfig {
         seed,
         ..Default::default()
-    });
+    })
+}
+
+fn in_probe_bw_with(config: BbrConfig) -> (Driver, u64) {
+    let mut d = Driver::new(config);
     let mut t = 0;
     for rate in [10, 20, 40, 40, 40, 40] {
         t += 100;
@@ -198,6 +202,30 @@ fn probe_bw_cycles_through_the_eight_gains_one_rtprop_each() {
     let start = gains.iter().position(|&g| g == 1.25).unwrap();
     for (k, g) in gains[start..].iter().enumerate() {
         assert_eq!(*g, PACING_GAIN_CYCLE[k % 8], "phase {k}: {gains:?}");
+    }
+}
+
+/// ns-3.33's `SetPacingRate` (the seed 002 authors' tree) has no pacing margin: in the gain-1
+/// phases it paces at the full bandwidth estimate, where ns-3.44 paces 1 % below it.
+#[test]
+fn pacing_margin_zero_paces_at_the_estimate_as_ns3_33() {
+    for (margin, expected) in [(0.0, 40_000_000), (0.01, 39_600_000)] {
+        let (mut d, mut t) = in_probe_bw_with(BbrConfig {
+            seed: 3,
+            pacing_margin: margin,
+            ..Default::default()
+        });
+        let mut seen = false;
+        for _ in 0..16 {
+            t += 101;
+            let flight = 500_000 * 5 / 4 + 5_000;
+            d.ack(t, 40 * MBPS, 100, flight, flight);
+            if d.bbr.pacing_gain() == 1.0 {
+                assert_eq!(d.tcb.pacing_rate_bps, expected, "margin {margin}");
+                seen = true;
+            }
+        }
+        assert!(seen);
     }
 }
 

@@ -62,7 +62,8 @@
 //! 2. after a loss `α = max(1, (incthresh − ssthresh)/curr_delay)`, dividing by the delay in ms
 //!    instead of by Num_RTT;
 //! 3. no `OFFSET` subtraction, neither in the loss response nor in Additional Decrease;
-//! 4. the delay is `PktsAcked`'s `rtt` argument in whole ms — the *smoothed* RTT in ns-3.44 — and
+//! 4. the delay is `PktsAcked`'s `rtt` argument in whole ms — the *smoothed* RTT in ns-3.44, the
+//!    latest sample `m_lastRtt` in ns-3.33, the authors' tree (`last_rtt_delay`) — and
 //!    is sampled on every `PktsAcked` (dupACKs and recovery included), not only in `cong_avoid`;
 //! 5. `snd_cwnd_clamp` is 666 segments (`SendCwndClamp` attribute);
 //! 6. the first `IncreaseWindow` forces `ssthresh = 20·MSS`;
@@ -121,6 +122,9 @@ crate::tunables! {
         /// Reproduce the ns-3 port used by seed 002 (`tcp-siad.cpp`) instead of the Linux module
         /// (`tcp_siad.c`).
         ns3_port_compat: bool = false, Accepts::Bool;
+        /// ns-3 port: the delay `PktsAcked` gets is the latest RTT sample (`m_lastRtt`), as
+        /// ns-3.33 — the authors' tree — passes it; off: the smoothed RTT, as ns-3.44.
+        last_rtt_delay: bool = false, Accepts::Bool;
     }
 }
 
@@ -322,6 +326,12 @@ impl CongestionOps for Siad {
     /// ns-3.44 passes as the smoothed RTT. Linux mode samples in `increase_window`.
     fn pkts_acked(&mut self, tcb: &mut TcpState, _segments_acked: u32, rtt: Time) {
         if self.config.ns3_port_compat {
+            // ns-3.33 calls PktsAcked with m_lastRtt, ns-3.44 with the smoothed RTT (the
+            // sender's argument here).
+            let rtt = match (self.config.last_rtt_delay, tcb.last_rtt) {
+                (true, Some(last)) => last,
+                _ => rtt,
+            };
             let (cwnd, ssthresh, alpha) = (tcb.cwnd_segs(), tcb.ssthresh_segs(), self.alpha);
             self.sample_delay(rtt.as_millis(), cwnd, ssthresh, alpha);
         }

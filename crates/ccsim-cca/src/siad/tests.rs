@@ -229,6 +229,29 @@ fn ns3_port_forces_ssthresh_20_and_samples_the_pkts_acked_rtt() {
     assert_eq!((tcb.cwnd_segs(), siad.alpha()), (20, 1));
 }
 
+/// ns-3.33 (the seed 002 authors' tree) passes `m_lastRtt` to PktsAcked: with
+/// `last_rtt_delay` the delay is the latest sample, not the argument.
+#[test]
+fn ns3_port_with_last_rtt_delay_samples_the_latest_rtt() {
+    let mut siad = Siad::new(SiadConfig {
+        last_rtt_delay: true,
+        ..ns3()
+    });
+    let mut tcb = TcpState::new(MSS, 10, u32::MAX);
+    siad.init(&mut tcb);
+    tcb.last_rtt = Some(Time::from_millis(10));
+    siad.pkts_acked(&mut tcb, 1, Time::from_millis(4));
+    assert_eq!(siad.min_delay_ms(), Some(10));
+    // Without a sample yet, the argument is used.
+    let mut siad = Siad::new(SiadConfig {
+        last_rtt_delay: true,
+        ..ns3()
+    });
+    tcb.last_rtt = None;
+    siad.pkts_acked(&mut tcb, 1, Time::from_millis(4));
+    assert_eq!(siad.min_delay_ms(), Some(4));
+}
+
 #[test]
 fn ns3_port_divides_by_the_delay_and_has_no_offset() {
     let mut siad = Siad::new(ns3());
