@@ -155,25 +155,31 @@ def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ccsim.output import OutDirError, ResultDir
+    from ccsim.preload import preload_output
     from ccsim.runner import load, run_sim
 
     path = Path(args.scenario)
     if not path.is_file():
         print(f"error: scenario file not found: {path}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    # pandas, pyarrow and matplotlib are imported while the scenario loads and the simulation
+    # runs (it releases the GIL); series chunks wait in memory until they are in.
+    preloading = preload_output(plots=not args.no_plot)
     out = Path(args.out) if args.out else Path("results") / path.stem
     try:
         sim = load(path, set=args.set)
     except ScenarioError as e:
         print(f"error in {path}: {e.args[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from ccsim.downsample import Decimator
     from ccsim.progress import ProgressBar
 
     bar = ProgressBar(path.stem, enabled=None if not args.json else False)
+    # A mesh run's plot is the candlesticks of its summary: no series to keep for it.
+    plot_series = not args.no_plot and "mesh" not in json.loads(sim.scenario_json())
     # Plots are drawn from a decimated copy kept while streaming: memory does not grow with
     # the run's length (issue 18).
-    plot_flows, plot_queues, plot_radio = Decimator(), Decimator(), Decimator()
+    plot_flows = plot_queues = plot_radio = None
+    waiting: list[tuple] = []
     # Nothing may run between creating the partial directory and the `try` that removes it.
     try:
         rd = ResultDir(out, sim.link_names(), sim.radio_names())
@@ -181,37 +187,42 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
-    # matplotlib is imported while the simulation runs (it releases the GIL).
-    preloading = None
-    if not args.no_plot:
-        from ccsim.preload import preload_plotting
+    def flush() -> None:
+        nonlocal plot_flows, plot_queues, plot_radio
+        if plot_series and plot_flows is None:
+            from ccsim.downsample import Decimator
 
-        preloading = preload_plotting()
+            plot_flows, plot_queues, plot_radio = Decimator(), Decimator(), Decimator()
+        for f, q, r in waiting:
+            rd.on_chunk(f, q, r)
+            if plot_flows is not None:
+                plot_flows.add(f)
+                plot_queues.add(q)
+                if r is not None:
+                    plot_radio.add(r)
+        waiting.clear()
 
     def on_chunk(f: dict, q: dict, r: dict | None = None) -> None:
-        rd.on_chunk(f, q, r)
-        if not args.no_plot:
-            plot_flows.add(f)
-            plot_queues.add(q)
-            if r is not None:
-                plot_radio.add(r)
+        waiting.append((f, q, r))
+        if not preloading.is_alive():
+            flush()
 
     try:
         res = run_sim(sim, on_chunk, bar, keep_series=False)
         bar.close()
+        preloading.join()
+        flush()
         summary = res.summary
         scenario = res.scenario
         rd.finish(summary, scenario)
         if not args.no_plot:
-            if preloading is not None:
-                preloading.join()
             from ccsim.plots import mesh_candlestick, overview, radio_profile
 
-            fs = plot_flows.frame()
             if summary.get("mesh"):
                 # Many flows: the paper's candlesticks instead of one line per flow.
                 mesh_candlestick(summary, rd.plots_dir / "candlestick.png")
             else:
+                fs = plot_flows.frame()
                 overview(
                     fs,
                     plot_queues.frame(),
@@ -219,7 +230,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     rd.plots_dir / "overview.png",
                     title=summary.get("scenario"),
                 )
-            if rd.has_radio:
+            if rd.has_radio and plot_radio is not None:
                 radio_profile(
                     plot_radio.frame(),
                     fs,

@@ -30,14 +30,14 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from ccsim.schema import series_schema
+# pandas and pyarrow are imported where first used: `ccsim run` imports them in a background
+# thread while the simulation runs (ccsim.preload), and checks the output directory before.
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
 #: The manifest of a results directory: which files ccsim wrote there.
 MANIFEST = ".ccsim-result.json"
@@ -168,6 +168,8 @@ class SeriesWriter:
     def write(self, columns: dict[str, np.ndarray]) -> None:
         if not len(columns["t_s"]):
             return
+        import pyarrow as pa
+
         # The core's declared schema: a missing, extra or retyped column is an error here.
         table = pa.table(columns, schema=self._schema)
         for name, fn in self._extra.items():
@@ -181,6 +183,9 @@ class SeriesWriter:
     def _flush(self) -> None:
         if not self._pending:
             return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         table = pa.concat_tables(self._pending)
         self._pending, self._pending_rows = [], 0
         if self._writer is None:
@@ -211,18 +216,28 @@ class ResultDir:
         self.tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.tmp.mkdir()
+        self._names = (link_names, radio_names)
+        self._writers: tuple[SeriesWriter, SeriesWriter, SeriesWriter] | None = None
+
+    def _open(self) -> tuple[SeriesWriter, SeriesWriter, SeriesWriter]:
+        """The three series writers, made at the first chunk (they need pyarrow)."""
+        if self._writers is not None:
+            return self._writers
+        import pyarrow as pa
+
+        from ccsim.schema import series_schema
+
+        link_names, radio_names = self._names
         link_arr = pa.array(link_names, pa.string())
-        self.flow_series = SeriesWriter(
-            self.tmp / "flow_timeseries.parquet", series_schema("flows")
-        )
-        self.queue_series = SeriesWriter(
+        flow_series = SeriesWriter(self.tmp / "flow_timeseries.parquet", series_schema("flows"))
+        queue_series = SeriesWriter(
             self.tmp / "queue_timeseries.parquet",
             series_schema("queues"),
             {"link_name": lambda c: link_arr.take(pa.array(c["link"]))},
         )
         ue_arr = pa.array(radio_names[0], pa.string())
         cell_arr = pa.array(radio_names[1], pa.string())
-        self.radio_series = SeriesWriter(
+        radio_series = SeriesWriter(
             self.tmp / "radio_timeseries.parquet",
             series_schema("radio"),
             {
@@ -230,6 +245,8 @@ class ResultDir:
                 "cell_name": lambda c: cell_arr.take(pa.array(c["serving_cell"])),
             },
         )
+        self._writers = (flow_series, queue_series, radio_series)
+        return self._writers
 
     def on_chunk(
         self,
@@ -237,21 +254,23 @@ class ResultDir:
         queues: dict[str, np.ndarray],
         radio: dict[str, np.ndarray] | None = None,
     ) -> None:
-        self.flow_series.write(flows)
-        self.queue_series.write(queues)
+        flow_series, queue_series, radio_series = self._open()
+        flow_series.write(flows)
+        queue_series.write(queues)
         if radio is not None:
-            self.radio_series.write(radio)
+            radio_series.write(radio)
 
     @property
     def has_radio(self) -> bool:
-        return self.radio_series.rows > 0
+        return self._writers is not None and self._writers[2].rows > 0
 
     def close_series(self) -> None:
-        self.flow_series.close()
-        self.queue_series.close()
-        self.radio_series.close()
+        for w in self._writers or ():
+            w.close()
 
     def finish(self, summary: dict[str, Any], scenario: dict[str, Any]) -> None:
+        import pandas as pd
+
         self.close_series()
         (self.tmp / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (self.tmp / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n")
@@ -289,7 +308,7 @@ class ResultDir:
         return self.final
 
     def abort(self) -> None:
-        for w in (self.flow_series, self.queue_series, self.radio_series):
+        for w in self._writers or ():
             try:
                 w.close()
             except Exception:  # noqa: BLE001 - best effort while failing

@@ -9,10 +9,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from ccsim._ccsim import ScenarioError, Simulation
 
@@ -111,6 +113,13 @@ def _check_finite(value: Any, path: str) -> None:
             _check_finite(v, f"{path}[{i}]")
 
 
+def _pd():  # noqa: ANN202 - the pandas module
+    """pandas, imported on first use: `ccsim run` starts the simulation before it."""
+    import pandas
+
+    return pandas
+
+
 def _columns(raw: Mapping[str, tuple[str, bytes]]) -> dict[str, np.ndarray]:
     return {name: np.frombuffer(buf, dtype=np.dtype(dt)) for name, (dt, buf) in raw.items()}
 
@@ -157,17 +166,17 @@ class Result:
     queue_series: pd.DataFrame
     scenario: dict[str, Any] = field(default_factory=dict)
     #: Per UE and sample: SINR, serving cell, LOS, RLC occupancy... (empty without radio).
-    radio_series: pd.DataFrame = field(default_factory=pd.DataFrame)
+    radio_series: pd.DataFrame = field(default_factory=lambda: _pd().DataFrame())
 
     @property
     def flows(self) -> pd.DataFrame:
         """One row per flow: goodput, RTT statistics, retransmissions, FCT."""
-        return pd.DataFrame(self.summary["flows"])
+        return _pd().DataFrame(self.summary["flows"])
 
     @property
     def queues(self) -> pd.DataFrame:
         """One row per link queue: drops, occupancy."""
-        return pd.DataFrame(self.summary["queues"])
+        return _pd().DataFrame(self.summary["queues"])
 
     @property
     def wall_s(self) -> float:
@@ -179,6 +188,8 @@ def series_frames(
     queue_chunks: list[dict[str, np.ndarray]],
     link_names: list[str],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    pd = _pd()
+
     def concat(chunks: list[dict[str, np.ndarray]]) -> pd.DataFrame:
         if not chunks:
             return pd.DataFrame()
@@ -192,6 +203,7 @@ def series_frames(
 
 
 def radio_frame(chunks: list[Columns], ue_names: list[str], cell_names: list[str]) -> pd.DataFrame:
+    pd = _pd()
     """The radio series as one DataFrame, with `ue_name` and `cell_name` columns."""
     if not chunks:
         return pd.DataFrame()

@@ -32,11 +32,26 @@ pub fn build_mesh_world(s: &Scenario, m: &MeshConfig) -> Result<World, ScenarioE
             "[mesh] creates one download per UE itself (keys under [mesh.downloads]); remove [[flows]]",
         ));
     }
-    let topo = topology::build(m)?;
+    let mut topo = topology::build(m)?;
+    let radio = if m.access == "lte" {
+        Some(super::lte::radio_config(m, &topo)?)
+    } else {
+        None
+    };
+    // Radio hops route like links but are not links (ids past the real ones).
+    let real = topo.links.len();
+    if radio.is_some() {
+        topo.links.extend(super::lte::pseudo_links(&topo));
+    }
     let mut table = RoutingTable::new(topo.nodes.len());
     table
         .fill_shortest_paths(&topo.links)
         .map_err(|e| ScenarioError::new("mesh", e.to_string()))?;
+    topo.links.truncate(real);
+    let radio = match &radio {
+        Some(cfg) => Some(super::lte::glue(cfg, &topo, s.run.seed, real as u32)?),
+        None => None,
+    };
 
     // One download per UE from the server, flow k starting at first_start + k·spacing.
     let d = &m.downloads;
@@ -190,6 +205,9 @@ pub fn build_mesh_world(s: &Scenario, m: &MeshConfig) -> Result<World, ScenarioE
     );
     world.stop_when_flows_finish = true;
     world.attach_mesh(mesh, udp);
+    if let Some(glue) = radio {
+        world.attach_radio(glue);
+    }
     Ok(world)
 }
 

@@ -28,6 +28,13 @@ pub struct MeshConfig {
     pub ues: Option<u32>,
     #[serde(default)]
     pub links: MeshLinks,
+    /// How UEs reach their small cell: `link` (validation/ns3/mesh/SCENARIO.md's shared access
+    /// link per cell) or `lte` (each eNodeB a cell of the radio layer: PF scheduler, RLC,
+    /// HARQ, its router as gateway; `links.cell_capacity` sets its peak rate).
+    #[serde(default = "default_access")]
+    pub access: String,
+    #[serde(default)]
+    pub lte: LteKeys,
     #[serde(default)]
     pub downloads: Downloads,
     #[serde(default)]
@@ -81,6 +88,22 @@ pub struct MeshLinks {
     pub ue_delay: Option<Duration>,
     #[serde(default = "default_100p")]
     pub ue_queue: QueueSize,
+}
+
+/// `[mesh.lte]`: the radio cells of `access = "lte"` (docs/mesh.md, "LTE access").
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LteKeys {
+    /// UEs stand on a circle of this radius (metres) around their eNodeB, evenly spaced.
+    #[serde(default = "default_ue_distance")]
+    pub ue_distance_m: f64,
+    /// `pf` (proportional fair, LENA's `PfFfMacScheduler`) or `rr` (round robin).
+    #[serde(default = "default_scheduler")]
+    pub scheduler: String,
+    /// RLC transmission buffer per UE (bytes); default 100 full-size packets, the shared
+    /// access link's queue of `access = "link"`.
+    #[serde(default = "default_rlc_buffer")]
+    pub rlc_buffer: Bytes,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -170,6 +193,10 @@ defaults! {
     default_zero_rate: Rate = Rate(0);
     default_udp_flows: u32 = 25;
     default_udp_packet: u32 = 1500;
+    default_access: String = "link".into();
+    default_ue_distance: f64 = 10.0;
+    default_scheduler: String = "pf".into();
+    default_rlc_buffer: Bytes = Bytes(150_000);
     default_hello: Duration = Duration(ccsim_core::Time::from_secs(2));
     default_tc: Duration = Duration(ccsim_core::Time::from_secs(5));
     default_idle: Duration = Duration(ccsim_core::Time::from_secs(10));
@@ -178,6 +205,11 @@ defaults! {
 }
 
 impl Default for MeshLinks {
+    fn default() -> Self {
+        toml::from_str("").expect("defaults")
+    }
+}
+impl Default for LteKeys {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }

@@ -10,6 +10,7 @@
 pub mod bp;
 pub mod build;
 pub mod config;
+pub mod lte;
 pub mod olsr_glue;
 mod port;
 pub mod routing;

@@ -29,6 +29,8 @@ pub struct MeshTopology {
     pub ues: Vec<NodeId>,
     /// Router index of each cell.
     pub cells: usize,
+    /// Cell of each UE (index into the cells; its router is `routers[cell + 1]`).
+    pub ue_cells: Vec<usize>,
 }
 
 /// Packets of a queue: `"1bdp"` is ⌈x · rate · delay / 1500 B⌉ (SCENARIO.md's rule).
@@ -282,7 +284,19 @@ pub fn build(m: &MeshConfig) -> Result<MeshTopology, ScenarioError> {
     let server = b.node("S".into());
     let gw = b.node("G".into());
     let r: Vec<NodeId> = (0..n_cells).map(|i| b.node(format!("R{i}"))).collect();
-    let c: Vec<NodeId> = (0..n_cells).map(|i| b.node(format!("C{i}"))).collect();
+    // With LTE access the radio cell replaces the access node and its links.
+    let lte = match m.access.as_str() {
+        "link" => false,
+        "lte" => true,
+        other => {
+            return Err(ScenarioError::new(
+                "mesh.access",
+                format!("unknown access `{other}`; allowed: link, lte"),
+            ))
+        }
+    };
+    let n_access = if lte { 0 } else { n_cells };
+    let c: Vec<NodeId> = (0..n_access).map(|i| b.node(format!("C{i}"))).collect();
     let ues: Vec<NodeId> = (0..layout.ue_cells.len())
         .map(|k| b.node(format!("U{k}")))
         .collect();
@@ -341,11 +355,11 @@ pub fn build(m: &MeshConfig) -> Result<MeshTopology, ScenarioError> {
     }
     let cr = cell_rate(&l.cell_capacity)?;
     let cd = l.cell_delay.time();
-    for i in 0..n_cells {
+    for i in 0..n_access {
         b.duplex(r[i], c[i], cr, cd, queue_limit(l.cell_queue, cr, cd));
     }
     let (ur, ud) = (l.ue_rate.bps(), l.ue_delay.map_or(Time::ZERO, |d| d.time()));
-    for (k, &cell) in layout.ue_cells.iter().enumerate() {
+    for (k, &cell) in layout.ue_cells.iter().enumerate().filter(|_| !lte) {
         b.duplex(
             c[cell],
             ues[k],
@@ -376,7 +390,9 @@ pub fn build(m: &MeshConfig) -> Result<MeshTopology, ScenarioError> {
     for i in 0..n_cells {
         router_of[r[i].0 as usize] = Some(i as u32 + 1);
         serving[r[i].0 as usize] = i as u32 + 1;
-        serving[c[i].0 as usize] = i as u32 + 1;
+    }
+    for (i, ci) in c.iter().enumerate() {
+        serving[ci.0 as usize] = i as u32 + 1;
     }
     for (k, &cell) in layout.ue_cells.iter().enumerate() {
         serving[ues[k].0 as usize] = cell as u32 + 1;
@@ -390,6 +406,7 @@ pub fn build(m: &MeshConfig) -> Result<MeshTopology, ScenarioError> {
         server,
         ues,
         cells: n_cells,
+        ue_cells: layout.ue_cells,
     })
 }
 

@@ -26,13 +26,13 @@ mod summary;
 pub use summary::*;
 
 use links::{build_vho, read_trace, Trace, Vho};
-use ran::{Ran, SentCopies, UeCounters};
+use ran::Ran;
 
 use crate::config::Scenario;
 use crate::error::ScenarioError;
 use crate::radio_spec::{gateway_name, node_id, radio_config};
 use crate::world::Event;
-use ccsim_core::{DelayLine, EventQueue, Time};
+use ccsim_core::{EventQueue, Time};
 use ccsim_net::{Link, LinkId, NodeId, PacketArena, PacketId};
 use ccsim_radio::handover::LinkState;
 use ccsim_radio::trace::{LinkAdmission, TraceLink};
@@ -141,36 +141,7 @@ impl RadioGlue {
                     }
                 }
             }
-            let resends = cfg.handover.x2_forwarding
-                && [&cfg.mmwave, &cfg.lte].iter().any(|t| {
-                    t.cell.rlc.mode == ccsim_radio::rlc::RlcMode::Am && t.cell.rlc.forward_unacked
-                });
-            ran = Some(Ran {
-                counters: vec![UeCounters::default(); cfg.ues.len()],
-                ue_names: cfg.ues.iter().map(|u| u.name.clone()).collect(),
-                cell_names: cfg.sites.iter().map(|c| c.name.clone()).collect(),
-                cell_tech: cfg.sites.iter().map(|c| c.technology).collect(),
-                cell_pos: cfg
-                    .sites
-                    .iter()
-                    .map(|c| [c.position.x, c.position.y, c.position.z])
-                    .collect(),
-                ran: network,
-                gateway,
-                ue_nodes,
-                nlos,
-                scheduled: None,
-                lines: (0..2 * cfg.ues.len())
-                    .map(|_| DelayLine::default())
-                    .collect(),
-                scratch: Vec::with_capacity(4096),
-                last_sample: Time::ZERO,
-                copies: if resends {
-                    (0..cfg.ues.len()).map(|_| SentCopies::new()).collect()
-                } else {
-                    Vec::new()
-                },
-            });
+            ran = Some(Ran::new(&cfg, network, vec![gateway], ue_nodes, nlos));
         }
         let mut traces = Vec::new();
         for (i, l) in s.trace_links.iter().enumerate() {
@@ -210,6 +181,29 @@ impl RadioGlue {
             vho,
             series: RadioSeries::default(),
         }))
+    }
+
+    /// A RAN whose cells each have their own gateway (`gateways[site]`), as the mesh's
+    /// eNodeBs do: downlink packets enter at the router whose route to a UE is its radio hop,
+    /// uplink packets leave at the serving cell's gateway. Radio hops are routing-only link
+    /// ids from `first_pseudo`: `2u` down to UE u, `2u + 1` up.
+    pub fn for_cells(
+        cfg: &ccsim_radio::RadioConfig,
+        seed: u64,
+        gateways: Vec<NodeId>,
+        ue_nodes: Vec<NodeId>,
+        first_pseudo: u32,
+    ) -> Result<RadioGlue, String> {
+        let network = RadioNetwork::new(cfg, seed)?;
+        let n_radio_links = 2 * ue_nodes.len() as u32;
+        Ok(RadioGlue {
+            first_pseudo,
+            n_radio_links,
+            ran: Some(Ran::new(cfg, network, gateways, ue_nodes, Vec::new())),
+            traces: Vec::new(),
+            vho: None,
+            series: RadioSeries::default(),
+        })
     }
 
     /// Schedules the first events (the RAN's first deadline, the vertical handovers).
@@ -272,7 +266,8 @@ impl RadioGlue {
                 r.arm(now, queue);
             } else {
                 let at = r.ran.uplink(now, u);
-                ran::send_on_line(&mut r.lines, 2 * u + 1, r.gateway, at, id, queue);
+                let gateway = r.gateway_of(u);
+                ran::send_on_line(&mut r.lines, 2 * u + 1, gateway, at, id, queue);
             }
         } else {
             let t = k - self.n_radio_links;

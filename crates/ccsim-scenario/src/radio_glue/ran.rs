@@ -12,7 +12,9 @@ use crate::world::Event;
 use ccsim_core::{DelayLine, EventQueue, Time};
 use ccsim_net::Packet;
 use ccsim_net::{NodeId, PacketArena, PacketId};
-use ccsim_radio::{Admission, Delivery, LossReason, Outcome, RadioNetwork, Technology};
+use ccsim_radio::{
+    Admission, Delivery, LossReason, Outcome, RadioConfig, RadioNetwork, Technology,
+};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct UeCounters {
@@ -68,7 +70,8 @@ impl SentCopies {
 
 pub(super) struct Ran {
     pub(super) ran: RadioNetwork,
-    pub(super) gateway: NodeId,
+    /// Where each cell's uplink leaves the radio (one node for all cells, or one per cell).
+    gateways: Vec<NodeId>,
     pub(super) ue_nodes: Vec<NodeId>,
     pub(super) ue_names: Vec<String>,
     pub(super) cell_names: Vec<String>,
@@ -86,6 +89,56 @@ pub(super) struct Ran {
 }
 
 impl Ran {
+    /// `gateways`: one node for every cell, or one per cell (`RadioConfig::sites` order).
+    pub(super) fn new(
+        cfg: &RadioConfig,
+        ran: RadioNetwork,
+        gateways: Vec<NodeId>,
+        ue_nodes: Vec<NodeId>,
+        nlos: Vec<NlosInterval>,
+    ) -> Ran {
+        debug_assert!(gateways.len() == 1 || gateways.len() == cfg.sites.len());
+        let resends = cfg.handover.x2_forwarding
+            && [&cfg.mmwave, &cfg.lte].iter().any(|t| {
+                t.cell.rlc.mode == ccsim_radio::rlc::RlcMode::Am && t.cell.rlc.forward_unacked
+            });
+        Ran {
+            counters: vec![UeCounters::default(); cfg.ues.len()],
+            ue_names: cfg.ues.iter().map(|u| u.name.clone()).collect(),
+            cell_names: cfg.sites.iter().map(|c| c.name.clone()).collect(),
+            cell_tech: cfg.sites.iter().map(|c| c.technology).collect(),
+            cell_pos: cfg
+                .sites
+                .iter()
+                .map(|c| [c.position.x, c.position.y, c.position.z])
+                .collect(),
+            ran,
+            gateways,
+            ue_nodes,
+            nlos,
+            scheduled: None,
+            lines: (0..2 * cfg.ues.len())
+                .map(|_| DelayLine::default())
+                .collect(),
+            scratch: Vec::with_capacity(4096),
+            last_sample: Time::ZERO,
+            copies: if resends {
+                (0..cfg.ues.len()).map(|_| SentCopies::new()).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The node where UE `u`'s uplink packets leave the radio: its serving cell's gateway.
+    #[inline]
+    pub(super) fn gateway_of(&self, u: u32) -> NodeId {
+        match self.gateways.as_slice() {
+            [one] => *one,
+            per_cell => per_cell[self.ran.serving_site(u)],
+        }
+    }
+
     /// Keeps one [`Event::Radio`] at the RAN's next deadline.
     pub(super) fn arm(&mut self, now: Time, queue: &mut EventQueue<Event>) {
         if let Some(t) = self.ran.next_deadline() {
@@ -163,7 +216,7 @@ impl Ran {
         if k.is_multiple_of(2) {
             self.ue_nodes[(k / 2) as usize]
         } else {
-            self.gateway
+            self.gateway_of(k / 2)
         }
     }
 
