@@ -7,6 +7,7 @@ cc and the wall time per simulated second on both sides.
     python validation/ns3-mmwave/compare_ccsim.py --preset ns3mmwave   # needs `import ccsim`
     python validation/ns3-mmwave/compare_ccsim.py --preset paper       # the paper-calibrated file
     python validation/ns3-mmwave/compare_ccsim.py --set radio.mmwave.cell.fading.enabled=false
+    python validation/ns3-mmwave/compare_ccsim.py --tcp ns3.33 --markdown  # BBR/SIAD as the tree
 
 `--preset ns3mmwave` runs experiments/seed002_ns3mmwave.toml (ns3-mmwave's radio, issue 15),
 `--preset paper` experiments/seed002_siad_bbr.toml (calibrated to the paper's Table 2).
