@@ -43,7 +43,8 @@ pub enum Admission {
 pub enum LossReason {
     /// HARQ and RLC gave up (or the residual-loss draw).
     Radio,
-    /// Discarded at handover (no X2 forwarding).
+    /// Discarded at handover (no X2 forwarding, or the lost head of the forwarded backlog:
+    /// `radio.handover.forward_loss_bytes`).
     HandoverFlush,
     /// Forwarded over X2 but the target's buffer was full.
     ForwardOverflow,

@@ -407,3 +407,37 @@ fn a_handover_that_loses_data_is_a_tcp_loss_episode_lossless_forwarding_is_not()
     assert!(ue.lost_forward_overflow > 1000, "{ue:?}");
     assert!(small.flows[0].retx_segments >= ue.lost_forward_overflow);
 }
+
+/// ns3-mmwave's handover reference in ccsim (`experiments/ns3mmwave_handover.toml`): the
+/// reference's first secondary-cell handover lost ~3.3 MB of the forwarded backlog
+/// (`radio.handover.forward_loss_bytes`) and NewReno repaired it in one SACK recovery, 2 336
+/// retransmissions, no RTO. The same loss is one recovery episode here too; lossless X2
+/// forwarding moves the same backlog and TCP retransmits nothing.
+#[test]
+fn a_handover_that_loses_the_forwarded_head_is_one_sack_recovery_without_rto() {
+    let run_ho = |extra: &[&str]| run("ns3mmwave_handover.toml", extra).0;
+    let lossy = run_ho(&[]);
+    let h = lossy.radio.as_ref().unwrap().handovers.clone().unwrap();
+    assert_eq!(h.len(), 1, "{h:?}");
+    // whole SDUs from the oldest until 3.3 MB are spent; the rest moves to the target
+    assert!(h[0].lost > 2000 && h[0].forwarded > 1000, "{h:?}");
+    let ue = &lossy.radio.as_ref().unwrap().ues[0];
+    assert_eq!(ue.lost_handover_flush, h[0].lost as u64);
+    let f = &lossy.flows[0];
+    assert_eq!((f.fast_recoveries, f.timeouts), (1, 0), "{f:?}");
+    // every lost segment is sent again, within the 10 % the reference's 2 336 allow
+    assert!(f.retx_segments >= 2100 && f.retx_segments <= 2600, "{f:?}");
+    assert!(f.out_of_order_segments > 1000, "{f:?}");
+
+    let lossless = run_ho(&["radio.handover.forward_loss_bytes=0"]);
+    let h0 = lossless.radio.as_ref().unwrap().handovers.clone().unwrap();
+    assert_eq!(h0.len(), 1);
+    assert_eq!(h0[0].lost, 0);
+    assert_eq!(h0[0].forwarded, h[0].forwarded + h[0].lost);
+    let f0 = &lossless.flows[0];
+    assert_eq!(
+        (f0.retx_segments, f0.fast_recoveries, f0.timeouts),
+        (0, 0, 0),
+        "{f0:?}"
+    );
+}

@@ -167,8 +167,18 @@ impl RadioNetwork {
         self.cells[to].set_channel(u, sinr);
         self.set_link_state(now, u, to);
         let (mut forwarded, mut lost) = (0u32, 0u32);
+        // The lost head of the backlog (`forward_loss_bytes`): the oldest SDUs, which TCP
+        // then sees as a hole below the forwarded rest (a SACK loss episode, not an RTO).
+        let mut loss_left = if forward {
+            self.handover.forward_loss_bytes
+        } else {
+            0
+        };
         for (i, &(p, b)) in self.scratch_packets.iter().enumerate() {
             let outcome = if !forward || (i == 0 && um_fragment) {
+                Some(LossReason::HandoverFlush)
+            } else if loss_left > 0 {
+                loss_left = loss_left.saturating_sub(u64::from(b));
                 Some(LossReason::HandoverFlush)
             } else if self.cells[to].enqueue(now, u, p, b) == Admission::Dropped {
                 Some(LossReason::ForwardOverflow)
