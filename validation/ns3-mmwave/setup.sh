@@ -49,8 +49,9 @@ if [[ "$(cat "$TREE/.ccsim-tree-commit" 2>/dev/null || true)" != "$REV" ]]; then
     echo "$REV" >"$TREE/.ccsim-tree-commit"
 fi
 
-# ccsim's scenario programs (ours, not the authors'): copied only when changed.
-for src in "$HERE"/scenarios/*.cc; do
+# ccsim's scenario programs and their shared header (ours, not the authors'): copied only
+# when changed.
+for src in "$HERE"/scenarios/*.cc "$HERE"/scenarios/*.h; do
     [[ -e "$src" ]] || continue
     dst="$TREE/scratch/$(basename "$src")"
     cmp -s "$src" "$dst" || cp "$src" "$dst"
