@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import argparse
 import csv
-import gzip
 import hashlib
-import io
 import json
 import os
 import statistics
@@ -33,6 +31,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_reference import write_10ms_csv  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -147,16 +148,6 @@ def handover_gaps(rows: list[dict[str, float]], events: list[dict]) -> list[dict
     return out
 
 
-def write_csv_gz(rows: list[dict], path: Path) -> None:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()), lineterminator="\n")
-    w.writeheader()
-    for row in rows:
-        w.writerow({k: ("" if v is None else v) for k, v in row.items()})
-    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-        gz.write(buf.getvalue().encode())
-
-
 def convert(
     name: str,
     csv_path: Path,
@@ -219,7 +210,7 @@ def convert(
     GOLDEN.mkdir(parents=True, exist_ok=True)
     path = GOLDEN / f"{name}.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
-    write_csv_gz(series(rows, 10), GOLDEN / f"{name}_10ms.csv.gz")
+    write_10ms_csv(series(rows, 10), GOLDEN / f"{name}_10ms.csv.gz")
     ph = doc["phases"]
     print(
         f"   {name}: "
