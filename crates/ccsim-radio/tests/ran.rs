@@ -189,6 +189,43 @@ fn x2_forwarding_keeps_data_flush_loses_it() {
 }
 
 #[test]
+fn forward_loss_bytes_loses_the_oldest_whole_sdus_and_forwards_the_rest() {
+    // A 2 MB backlog of 1500-byte SDUs; 100 kB lost at each handover: 67 SDUs (the 67th
+    // crosses the budget), the oldest, reported as handover-flush losses.
+    let g = seed000_handover_street();
+    let mut lossy_cfg = street(TttMode::DynamicTtt, true);
+    lossy_cfg.handover.forward_loss_bytes = 100_000;
+    let mut lossy = RadioNetwork::new(&lossy_cfg, 1).unwrap();
+    let out = drive(&mut lossy, g.duration, 2_000_000, |_, _| {});
+    let mut lossless = RadioNetwork::new(&street(TttMode::DynamicTtt, true), 1).unwrap();
+    drive(&mut lossless, g.duration, 2_000_000, |_, _| {});
+    let (l, f) = (lossy.handover_log(), lossless.handover_log());
+    assert!(!l.is_empty() && f[0].lost == 0);
+    // identical until the first handover, which then splits the same backlog
+    assert_eq!(l[0].at, f[0].at);
+    assert_eq!(l[0].forwarded + l[0].lost, f[0].forwarded);
+    assert!(l.iter().all(|h| h.lost == 67), "{l:?}");
+    let first_lost: Vec<u32> = out
+        .iter()
+        .filter(|d| d.at == l[0].at && d.outcome == Outcome::Lost(LossReason::HandoverFlush))
+        .map(|d| d.packet)
+        .collect();
+    // the oldest: consecutive ids, each below every packet forwarded at that handover
+    assert_eq!(first_lost.len(), 67);
+    assert!(first_lost.windows(2).all(|w| w[1] == w[0] + 1));
+    // after the handover the target delivers newer packets (and again the unacknowledged
+    // older ones), never a lost one
+    let (lo, hi) = (first_lost[0], *first_lost.last().unwrap());
+    let after: Vec<u32> = out
+        .iter()
+        .filter(|d| d.at > l[0].at && d.outcome == Outcome::Delivered)
+        .map(|d| d.packet)
+        .collect();
+    assert!(after.iter().any(|&p| p > hi));
+    assert!(!after.iter().any(|&p| (lo..=hi).contains(&p)));
+}
+
+#[test]
 fn dual_connectivity_falls_back_to_lte_in_outage() {
     let g = seed001_dual_connectivity(5.0);
     let mut cfg = g.radio_config(&[Technology::Lte, Technology::Mmwave, Technology::Mmwave]);
