@@ -87,8 +87,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--with-cli", action="store_true", help="also time the `ccsim run` command end to end"
     )
+    ap.add_argument(
+        "--ccsim-bin",
+        type=Path,
+        default=None,
+        help="time this ccsim-run binary (e.g. target/pgo/release/ccsim-run from "
+        "scripts/build_pgo.sh) instead of building target/release/ccsim-run",
+    )
     args = ap.parse_args(argv)
-    ensure_ccsim_bin()
+    ccsim_bin = args.ccsim_bin.resolve() if args.ccsim_bin else CCSIM_BIN
+    if args.ccsim_bin is None:
+        ensure_ccsim_bin()
+    print(f"ccsim binary: {ccsim_bin}", file=sys.stderr)
     if not args.ccsim_only and not NS3_BIN.exists():
         print(
             f"ns-3 program not built ({NS3_BIN}); run `bash validation/ns3/setup.sh`, "
@@ -107,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 scen = Path(tmp) / "scenario.json"
                 scen.write_text(json.dumps(scenario_from_golden(golden)))
-                runs = [measure([str(CCSIM_BIN), str(scen)]) for _ in range(args.repeat)]
+                runs = [measure([str(ccsim_bin), str(scen)]) for _ in range(args.repeat)]
                 c_wall = statistics.median(r[0] for r in runs)
                 c_cpu = statistics.median(r[3] for r in runs)
                 c_summary = json.loads(runs[0][2])
