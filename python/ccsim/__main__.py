@@ -1,5 +1,3 @@
-import sys
+from ccsim.cli import entry
 
-from ccsim.cli import main
-
-sys.exit(main())
+entry()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -154,17 +155,20 @@ def radio_lines(radio: dict[str, Any], max_ues: int = 10) -> list[str]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ccsim.output import OutDirError, ResultDir
+    global _fast_exit
     from ccsim.preload import preload_output
-    from ccsim.runner import load, run_sim
 
     path = Path(args.scenario)
     if not path.is_file():
         print(f"error: scenario file not found: {path}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    # pandas, pyarrow and matplotlib are imported while the scenario loads and the simulation
-    # runs (it releases the GIL); series chunks wait in memory until they are in.
+    # numpy, pandas, pyarrow and matplotlib are imported while the scenario loads and the
+    # simulation runs (it releases the GIL); series chunks wait in memory, raw, until they
+    # are in. Nothing on this thread imports numpy before then.
     preloading = preload_output(plots=not args.no_plot)
+    from ccsim.output import OutDirError, ResultDir
+    from ccsim.runner import _columns, load, run_sim
+
     out = Path(args.out) if args.out else Path("results") / path.stem
     try:
         sim = load(path, set=args.set)
@@ -180,6 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the run's length (issue 18).
     plot_flows = plot_queues = plot_radio = None
     waiting: list[tuple] = []
+    switch = sys.getswitchinterval()
     # Nothing may run between creating the partial directory and the `try` that removes it.
     try:
         rd = ResultDir(out, sim.link_names(), sim.radio_names())
@@ -193,7 +198,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             from ccsim.downsample import Decimator
 
             plot_flows, plot_queues, plot_radio = Decimator(), Decimator(), Decimator()
-        for f, q, r in waiting:
+        for raw in waiting:
+            f, q, r = map(_columns, raw)
             rd.on_chunk(f, q, r)
             if plot_flows is not None:
                 plot_flows.add(f)
@@ -202,15 +208,19 @@ def cmd_run(args: argparse.Namespace) -> int:
                     plot_radio.add(r)
         waiting.clear()
 
-    def on_chunk(f: dict, q: dict, r: dict | None = None) -> None:
+    def on_chunk(f: dict, q: dict, r: dict) -> None:
         waiting.append((f, q, r))
         if not preloading.is_alive():
             flush()
 
     try:
-        res = run_sim(sim, on_chunk, bar, keep_series=False)
+        # The core returns to Python every slice and then needs the GIL, which the importing
+        # thread holds: a short switch interval hands it over in 0.5 ms instead of 5 ms.
+        sys.setswitchinterval(min(switch, 0.0005))
+        res = run_sim(sim, on_chunk, bar, keep_series=False, raw_chunks=True)
         bar.close()
         preloading.join()
+        sys.setswitchinterval(switch)
         flush()
         summary = res.summary
         scenario = res.scenario
@@ -239,6 +249,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     title=summary.get("scenario"),
                 )
         final = rd.commit()
+        _fast_exit = True
     except OSError as e:
         bar.close()
         rd.abort()
@@ -249,6 +260,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         bar.close()
         rd.abort()
         raise
+    finally:
+        sys.setswitchinterval(switch)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -397,5 +410,24 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+#: Set by a `ccsim run` that wrote its results: nothing is left to clean up at exit.
+_fast_exit = False
+
+
+def entry() -> None:
+    """The `ccsim` console command: :func:`main`, then, after a `ccsim run`, an exit without
+    the interpreter's teardown of pandas, pyarrow and matplotlib (~0.1 s of CPU; issue 14).
+    Every result file is closed and committed by then; only the standard streams are flushed."""
+    rc = main()
+    if _fast_exit:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:
+            rc = 120  # what Python's own exit returns when flushing stdout fails
+        os._exit(rc)
+    sys.exit(rc)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -215,12 +215,26 @@ def candlestick(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 4), squeeze=False)
+    width, height = 4.5 * len(panels), 4.0
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, height), squeeze=False)
     for ax, (ylabel, groups) in zip(axes[0], panels.items()):
         draw_candlesticks(ax, groups, ylabel)
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    if any(len(g) > 6 for g in panels.values()):
+        fig.tight_layout()  # tilted group labels: let matplotlib measure them
+    else:
+        # Fixed margins (inches) that fit a y label, 6-character tick labels and one line of
+        # group labels: tight_layout measured every text once more than the drawing does,
+        # 40 % of `ccsim run`'s plotting time (issue 14).
+        axes_w = (width - 0.8 - 0.2 - 0.85 * (len(panels) - 1)) / len(panels)
+        fig.subplots_adjust(
+            left=0.8 / width,
+            right=1 - 0.2 / width,
+            bottom=0.45 / height,
+            top=1 - (0.5 if title else 0.2) / height,
+            wspace=0.85 / axes_w,
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -21,8 +21,11 @@ def _import_plotting() -> None:
 
         import ccsim.plots  # noqa: F401 - the module the CLI draws with
 
-        # The first figure loads the backend and the font cache.
-        plt.close(plt.figure())
+        # The first drawing loads the backend, the font cache and the glyphs of tick labels.
+        fig, ax = plt.subplots(figsize=(1, 1))
+        ax.set_ylabel("time (s)")
+        fig.canvas.draw()
+        plt.close(fig)
     except Exception:  # noqa: BLE001 - the main thread's import reports it
         pass
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 from ccsim._ccsim import ScenarioError, Simulation
@@ -120,21 +119,32 @@ def _pd():  # noqa: ANN202 - the pandas module
     return pandas
 
 
-def _columns(raw: Mapping[str, tuple[str, bytes]]) -> dict[str, np.ndarray]:
+#: One slice of a series as the core hands it over: column name -> (numpy dtype, bytes).
+RawColumns = Mapping[str, tuple[str, bytes]]
+
+
+def _columns(raw: RawColumns) -> dict[str, np.ndarray]:
+    """A raw slice as numpy arrays (numpy is imported here, not with the module: `ccsim run`
+    imports it in the background while the simulation runs)."""
+    import numpy as np
+
     return {name: np.frombuffer(buf, dtype=np.dtype(dt)) for name, (dt, buf) in raw.items()}
 
 
-Columns = dict[str, np.ndarray]
+Columns = dict[str, "np.ndarray"]
 
 
 def execute(
     sim: Simulation,
     on_chunk: Callable[[Columns, Columns, Columns], None] | None = None,
     progress: Callable[[float, float, float], None] | None = None,
+    raw: bool = False,
 ) -> float:
     """Runs `sim` to the end in slices, handing each slice's series (flows, queues, radio)
     to `on_chunk` and calling `progress(now_s, duration_s, wall_s)`. Returns the wall time
-    in seconds."""
+    in seconds. With `raw`, the slices are the core's :data:`RawColumns` (convert them with
+    `_columns`), so that the run itself never waits for numpy to be imported."""
+    conv = (lambda c: c) if raw else _columns
     start = time.perf_counter()
     duration = sim.duration_s
     step = min(duration / _SLICES, _MAX_SLICE_S)
@@ -145,7 +155,7 @@ def execute(
         now = time.perf_counter()
         if on_chunk is not None and (reached or now - drained >= _DRAIN_WALL_S):
             flows, queues, radio = sim.drain_series()
-            on_chunk(_columns(flows), _columns(queues), _columns(radio))
+            on_chunk(conv(flows), conv(queues), conv(radio))
             drained = now
         if progress is not None:
             progress(sim.now_s, duration, now - start)
@@ -153,7 +163,7 @@ def execute(
     if on_chunk is not None:
         flows, queues, radio = sim.drain_series()
         if len(flows["t_s"][1]) or len(queues["t_s"][1]) or len(radio["t_s"][1]):
-            on_chunk(_columns(flows), _columns(queues), _columns(radio))
+            on_chunk(conv(flows), conv(queues), conv(radio))
     return time.perf_counter() - start
 
 
@@ -188,6 +198,8 @@ def series_frames(
     queue_chunks: list[dict[str, np.ndarray]],
     link_names: list[str],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    import numpy as np
+
     pd = _pd()
 
     def concat(chunks: list[dict[str, np.ndarray]]) -> pd.DataFrame:
@@ -203,8 +215,10 @@ def series_frames(
 
 
 def radio_frame(chunks: list[Columns], ue_names: list[str], cell_names: list[str]) -> pd.DataFrame:
-    pd = _pd()
     """The radio series as one DataFrame, with `ue_name` and `cell_name` columns."""
+    import numpy as np
+
+    pd = _pd()
     if not chunks:
         return pd.DataFrame()
     rs = pd.DataFrame({k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]})
@@ -218,25 +232,30 @@ def run_sim(
     on_chunk: Callable[[Columns, Columns, Columns], None] | None = None,
     progress: Callable[[float, float, float], None] | None = None,
     keep_series: bool = True,
+    raw_chunks: bool = False,
 ) -> Result:
     """The one run path (`ccsim.run` and `ccsim run` both use it): runs `sim` to the end,
     handing each slice of series to `on_chunk`, and returns the :class:`Result`. The summary
     (link-change metrics and wall-clock figures included) is the core's; with
-    `keep_series=False` the series are only streamed, and the Result's frames are empty."""
+    `keep_series=False` the series are only streamed, and the Result's frames are empty.
+    With `raw_chunks`, `on_chunk` gets the core's :data:`RawColumns` (see :func:`execute`)."""
     flow_chunks: list[Columns] = []
     queue_chunks: list[Columns] = []
     radio_chunks: list[Columns] = []
 
-    def chunk(f: Columns, q: Columns, r: Columns) -> None:
+    def chunk(f: RawColumns, q: RawColumns, r: RawColumns) -> None:
+        cols = None
+        if keep_series or (on_chunk is not None and not raw_chunks):
+            cols = (_columns(f), _columns(q), _columns(r))
         if keep_series:
-            flow_chunks.append(f)
-            queue_chunks.append(q)
-            if len(r["t_s"]):
-                radio_chunks.append(r)
+            flow_chunks.append(cols[0])
+            queue_chunks.append(cols[1])
+            if len(cols[2]["t_s"]):
+                radio_chunks.append(cols[2])
         if on_chunk is not None:
-            on_chunk(f, q, r)
+            on_chunk(*((f, q, r) if raw_chunks else cols))
 
-    execute(sim, chunk, progress)
+    execute(sim, chunk, progress, raw=True)
     fs, qs = series_frames(flow_chunks, queue_chunks, sim.link_names())
     rs = radio_frame(radio_chunks, *sim.radio_names())
     summary = json.loads(sim.summary_json())
