@@ -26,9 +26,10 @@ pub const MAX_CORE_CELLS: usize = 1 << 26;
 const NONE: u32 = u32::MAX;
 
 /// Tables of at most this many (node, destination) cells also keep every answer in one flat
-/// array (64 KiB), so a small topology's lookup is one load: the compact lookup's branches
-/// cost ~9 % of a dumbbell run's instructions (benches/README.md).
-const MAX_FLAT_CELLS: usize = 1 << 14;
+/// array (128 KiB), so a small topology's lookup is one load: the compact lookup's branches
+/// cost ~9 % of a dumbbell run's instructions (benches/README.md), and 2.6 % of seed 004's
+/// 100-UE grid (152 nodes, 23,104 cells; perf, issue 14).
+const MAX_FLAT_CELLS: usize = 1 << 15;
 
 /// A routing table larger than [`MAX_CORE_CELLS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
