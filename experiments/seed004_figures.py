@@ -102,6 +102,28 @@ def report_modena(rs: list[dict]) -> None:
     t4.panel_figure(panels, IMG / "seed004_modena.png")
 
 
+def report_lte(rs: list[dict]) -> None:
+    print("## Grid, 100 CUBIC UEs, LTE radio cells (mesh.access = lte): per preset and routing")
+    panels = []
+    for preset in ("paper", "lena"):
+        fct = {}
+        for r, lab in t4.ROUTING_LABEL.items():
+            sel = {"preset": preset, "routing": r}
+            if not t4.seeds_of(rs, **sel):
+                continue
+            fct[lab] = t4.pooled(rs, "fct_s", **sel)
+            print(
+                f"{preset:<6} {lab:<11} FT {t4.stick(fct[lab]):<28} RTT "
+                f"{t4.stick(t4.pooled(rs, 'rtt_mean_ms', **sel)):<28} JFI "
+                f"{t4.jfi(rs, **sel):.2f} unfinished {t4.unfinished(rs, **sel)} "
+                f"seeds {t4.seeds_of(rs, **sel)}"
+            )
+        if fct:
+            panels.append((f"LTE cells, {preset}", "finish time (s)", fct))
+    if panels:
+        t4.panel_figure(panels, IMG / "seed004_lte.png")
+
+
 def markdown_tables(root: Path = ROOT) -> str:
     """The per-figure tables docs/mesh.md quotes (cached runs only)."""
 
@@ -145,7 +167,7 @@ def markdown_tables(root: Path = ROOT) -> str:
                 [
                     (f"{c} {u} Mb/s", {"cca": c, "udp_mbps": u})
                     for c in ("vegas", "highspeed")
-                    for u in (60, 600, 1200)
+                    for u in (60, 300, 600, 900, 1200)
                 ],
             )
         ),
@@ -155,6 +177,10 @@ def markdown_tables(root: Path = ROOT) -> str:
         + "\n".join(
             rows("modena", [(t, {"topology": t}) for t in ("modena_tree", "modena_redundant")])
         ),
+        'Grid, 100 CUBIC UEs, LTE radio cells (`mesh.access = "lte"`), per preset:\n\n'
+        + head.format("cells", "", "")
+        + "\n"
+        + "\n".join(rows("lte", [(p, {"preset": p}) for p in ("paper", "lena")])),
     ]
     return "\n\n".join(parts)
 
@@ -210,6 +236,7 @@ def main() -> None:
         "fig3": report_fig3,
         "fig6_7": report_fig6_7,
         "modena": report_modena,
+        "lte": report_lte,
     }
     if args.markdown:
         print(markdown_tables())

@@ -164,8 +164,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     # numpy, pandas, pyarrow and matplotlib are imported while the scenario loads and the
     # simulation runs (it releases the GIL); series chunks wait in memory, raw, until they
-    # are in. Nothing on this thread imports numpy before then.
+    # are in, then a writer thread writes them. Nothing on this thread imports numpy first.
     preloading = preload_output(plots=not args.no_plot)
+    from ccsim.chunk_writer import ChunkWriter
     from ccsim.output import OutDirError, ResultDir
     from ccsim.runner import _columns, load, run_sim
 
@@ -183,45 +184,38 @@ def cmd_run(args: argparse.Namespace) -> int:
     # Plots are drawn from a decimated copy kept while streaming: memory does not grow with
     # the run's length (issue 18).
     plot_flows = plot_queues = plot_radio = None
-    waiting: list[tuple] = []
     switch = sys.getswitchinterval()
+    writer = ChunkWriter(preloading, lambda raw: write_chunk(raw))
     # Nothing may run between creating the partial directory and the `try` that removes it.
     try:
         rd = ResultDir(out, sim.link_names(), sim.radio_names())
     except (OutDirError, OSError) as e:
+        writer.stop(wait=False)  # no chunk came
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
-    def flush() -> None:
+    def write_chunk(raw: tuple) -> None:
+        """On the writer thread: one chunk into the Parquet files and the plots' copy."""
         nonlocal plot_flows, plot_queues, plot_radio
         if plot_series and plot_flows is None:
             from ccsim.downsample import Decimator
 
             plot_flows, plot_queues, plot_radio = Decimator(), Decimator(), Decimator()
-        for raw in waiting:
-            f, q, r = map(_columns, raw)
-            rd.on_chunk(f, q, r)
-            if plot_flows is not None:
-                plot_flows.add(f)
-                plot_queues.add(q)
-                if r is not None:
-                    plot_radio.add(r)
-        waiting.clear()
-
-    def on_chunk(f: dict, q: dict, r: dict) -> None:
-        waiting.append((f, q, r))
-        if not preloading.is_alive():
-            flush()
+        f, q, r = map(_columns, raw)
+        rd.on_chunk(f, q, r)
+        if plot_flows is not None:
+            plot_flows.add(f)
+            plot_queues.add(q)
+            plot_radio.add(r)
 
     try:
         # The core returns to Python every slice and then needs the GIL, which the importing
-        # thread holds: a short switch interval hands it over in 0.5 ms instead of 5 ms.
+        # and writing threads hold: a short switch interval hands it over in 0.5 ms, not 5.
         sys.setswitchinterval(min(switch, 0.0005))
-        res = run_sim(sim, on_chunk, bar, keep_series=False, raw_chunks=True)
+        res = run_sim(sim, lambda *raw: writer.put(raw), bar, keep_series=False, raw_chunks=True)
         bar.close()
-        preloading.join()
+        writer.close()
         sys.setswitchinterval(switch)
-        flush()
         summary = res.summary
         scenario = res.scenario
         rd.finish(summary, scenario)
@@ -252,12 +246,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         _fast_exit = True
     except OSError as e:
         bar.close()
+        writer.stop()
         rd.abort()
         # Name the directory the user gave, not the hidden partial one.
         print(f"error: writing the results to {out} failed: {e.strerror or e}", file=sys.stderr)
         return 1
     except BaseException:
         bar.close()
+        writer.stop()
         rd.abort()
         raise
     finally:

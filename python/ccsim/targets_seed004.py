@@ -24,6 +24,7 @@ STUDIES = {
     "fig3": "studies/seed004_fig3.toml",
     "fig6_7": "studies/seed004_fig6_7.toml",
     "modena": "studies/seed004_modena.toml",
+    "lte": "studies/seed004_lte.toml",
 }
 ROUTING_LABEL = {"olsr": "OLSR", "bp_per_packet": "per-packet", "bp_per_flow": "per-flow"}
 CCAS = ("newreno", "cubic", "highspeed", "westwood", "hybla", "scalable", "vegas")

@@ -120,7 +120,8 @@ macro_rules! with_tcp_switches {
             ns3_exit_recovery_for_cong_control,
             ns3_disorder_ack_keeps_rto,
             ns3_recut_retransmissions,
-            nextseg_rule_3
+            nextseg_rule_3,
+            ns3_dupacks_at_recover_restart
         )
     };
 }

@@ -167,6 +167,10 @@ tcp_options! {
     /// data, resend the first unSACKed, unlost, unretransmitted segment below the highest
     /// SACK (ns-3.44).
     nextseg_rule_3: bool,
+    /// Without SACK, duplicate ACKs for exactly the recovery point may start a new fast
+    /// recovery (ns-3.44 `DupAck`: `m_highRxAckMark >= m_recover`); Linux and RFC 6582 need
+    /// an ACK above it first.
+    ns3_dupacks_at_recover_restart: bool,
 }
 
 impl TcpOptions {
@@ -210,6 +214,7 @@ impl TcpOptions {
             ns3_disorder_ack_keeps_rto: Some(c.ns3_disorder_ack_keeps_rto),
             ns3_recut_retransmissions: Some(c.ns3_recut_retransmissions),
             nextseg_rule_3: Some(c.nextseg_rule_3),
+            ns3_dupacks_at_recover_restart: Some(c.ns3_dupacks_at_recover_restart),
         }
     }
 

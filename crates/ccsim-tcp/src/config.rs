@@ -136,6 +136,13 @@ pub struct TcpConfig {
     /// with nothing lost left to resend and no unsent data, resend the first segment that is
     /// neither SACKed, lost nor retransmitted. Linux has no such rule.
     pub nextseg_rule_3: bool,
+    /// Without SACK, duplicate ACKs for exactly the recovery point (SND.UNA = `recover`) may
+    /// start a new fast recovery, as ns-3.44 `DupAck` allows (`m_highRxAckMark >= m_recover`).
+    /// Off: Linux holds the old state until something *above* `high_seq` is ACKed
+    /// (`tcp_try_undo_recovery`: "For Reno it is MUST to prevent false fast retransmits"),
+    /// RFC 6582 §3.2 step 2 ("more than recover"): the duplicates a go-back-N resent produce
+    /// are not a new loss.
+    pub ns3_dupacks_at_recover_restart: bool,
 }
 
 impl TcpConfig {
@@ -178,6 +185,7 @@ impl TcpConfig {
                 max_pacing_rate_bps: Some(4_000_000_000),
                 ns3_recut_retransmissions: true,
                 nextseg_rule_3: true,
+                ns3_dupacks_at_recover_restart: true,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -216,6 +224,7 @@ impl TcpConfig {
                 max_pacing_rate_bps: None,
                 ns3_recut_retransmissions: false,
                 nextseg_rule_3: false,
+                ns3_dupacks_at_recover_restart: false,
             },
         }
     }

@@ -215,7 +215,11 @@ impl TcpSender {
             }
             CongState::Cwr => self.cc_pkts_acked(segs_acked, srtt),
         }
-        if self.episode.passed(ack) {
+        // Without SACK, Linux holds the episode until something *above* `recover` is ACKed
+        // (`tcp_try_undo_recovery`, RFC 6582 §3.2 step 2): the duplicate ACKs for exactly
+        // `recover` that a go-back-N's resent segments draw are no new loss.
+        let holds = self.linux_reno_hold() && self.episode.bytes_past_recover(ack) == 0;
+        if self.episode.passed(ack) && !holds {
             self.episode = super::loss::Episode::None;
         }
         // Leaving recovery sets cwnd = ssthresh (`PrrRecovery::ExitRecovery`); ns-3.44 does it

@@ -77,6 +77,12 @@ impl Forced {
 impl TcpSender {
     /// ns-3 `TcpSocketBase::DupAck` (RFC 6675 §5 steps 1–3, RFC 3042).
     pub(super) fn on_dupack(&mut self, now: Time, delivered: u64) {
+        if self.holds_recover_point() {
+            // Linux `tcp_process_loss` / `tcp_fastretrans_alert` (D): with SND.UNA at
+            // `high_seq` the Reno state is held (`tcp_try_undo_recovery`) and a duplicate ACK
+            // does nothing: no count, no guessed SACK, so nothing new leaves on it.
+            return;
+        }
         if self.tcb.cong_state != CongState::Loss {
             self.dupacks += 1;
         }
@@ -125,6 +131,21 @@ impl TcpSender {
             }
             _ => {}
         }
+    }
+
+    /// Without SACK under Linux's rule (`tcp.ns3_dupacks_at_recover_restart` off): SND.UNA
+    /// sits exactly at the recovery point of the episode that just ended, whose state Linux
+    /// holds until something above it is ACKed (`tcp_try_undo_recovery`: "For Reno it is
+    /// MUST to prevent false fast retransmits", RFC 6582 §3.2 step 2).
+    pub(super) fn holds_recover_point(&self) -> bool {
+        self.linux_reno_hold()
+            && matches!(self.episode, Episode::Active { recover, .. } if recover == self.tcb.last_acked_seq)
+            && !matches!(self.tcb.cong_state, CongState::Recovery | CongState::Loss)
+    }
+
+    /// Linux's Reno hold at the recovery point applies: no SACK, and not ns-3's rule.
+    pub(super) fn linux_reno_hold(&self) -> bool {
+        !self.cfg.sack && !self.cfg.ns3_dupacks_at_recover_restart
     }
 
     /// ns-3 `TcpSocketBase::EnterRecovery` (RFC 6675 §5 step 4).
