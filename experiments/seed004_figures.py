@@ -185,8 +185,18 @@ def markdown_tables(root: Path = ROOT) -> str:
     return "\n\n".join(parts)
 
 
-def write_doc_sections(cached: bool) -> Path:
-    """Rewrites the seed 004 rows and section of docs/reproductions.md (the rest is kept)."""
+def _old_blocks(text: str) -> dict[str, str]:
+    """The `### seed004-...` blocks of the current seed 004 section, by target id."""
+    blocks = {}
+    for m in re.finditer(r"^### (seed004-[\w-]+):.*?(?=^### |^## |\Z)", text, flags=re.M | re.S):
+        blocks[m.group(1)] = m.group(0).rstrip("\n")
+    return blocks
+
+
+def write_doc_sections(cached: bool, only: list[str] | None = None) -> Path:
+    """Rewrites the seed 004 rows and section of docs/reproductions.md (the rest is kept).
+
+    With `only` (target ids), the other targets keep their current row and block."""
     from ccsim import papers
     from ccsim.reproduce import render_target, status
     from ccsim.verdicts import Context, Outcome
@@ -199,19 +209,24 @@ def write_doc_sections(cached: bool) -> Path:
         t4.runs = lambda name, workers=None: real(name, workers, root=ROOT, cached_only=True)
     outcomes: dict[str, Outcome] = {}
     for it in papers.ITEMS:
-        if it.id in t4.TARGETS:
+        if it.id in t4.TARGETS and (only is None or it.id in only):
             try:
                 outcomes[it.id] = t4.TARGETS[it.id](ctx)
             except (LookupError, ValueError, ZeroDivisionError) as e:
                 print(f"{it.id}: not enough cached runs ({e!r}); left as runnable")
     items = [it for it in papers.ITEMS if it.id.startswith("seed004-")]
     text = doc.read_text(encoding="utf-8")
+    old = _old_blocks(text)
     for it in items:
+        if only is not None and it.id not in only:
+            continue
         row = f"| {it.id} | {it.paper.split(' (')[0]} | {it.what} — {it.title} | {status(it, outcomes)} |"
         text = re.sub(rf"^\| {re.escape(it.id)} \|.*$", lambda _m, row=row: row, text, flags=re.M)
     section = f"## {items[0].paper}\n"
     for it in items:
-        if it.id in outcomes:
+        if only is not None and it.id not in only and it.id in old:
+            section += "\n" + old[it.id] + "\n"
+        elif it.id in outcomes:
             section += "\n" + render_target(it, outcomes[it.id], fig_base=doc.parent) + "\n"
         else:
             section += f"\n### {it.id}: {it.what} — {it.title}\n\n**{status(it, outcomes)}**\n"
@@ -229,6 +244,9 @@ def main() -> None:
     ap.add_argument("--seeds", nargs="*", type=int, help="only these of the studies' seeds")
     ap.add_argument("--cached", action="store_true", help="use only runs already cached")
     ap.add_argument("--doc", action="store_true", help="rewrite docs/reproductions.md's seed 004")
+    ap.add_argument(
+        "--targets", nargs="*", help="with --doc: only these targets (e.g. seed004-fig2)"
+    )
     ap.add_argument("--markdown", action="store_true", help="print docs/mesh.md's tables (cached)")
     args = ap.parse_args()
     report = {
@@ -246,7 +264,7 @@ def main() -> None:
         if rs:
             report[name](rs)
     if args.doc:
-        print(f"wrote {write_doc_sections(args.cached)}")
+        print(f"wrote {write_doc_sections(args.cached, args.targets)}")
 
 
 if __name__ == "__main__":
