@@ -14,6 +14,12 @@ use ccsim_net::{SackBlocks, TcpFlags, TcpSegment, TS_OPTION_BYTES};
 /// Largest value of the 16-bit window field.
 const MAX_WINDOW_FIELD: u64 = 65_535;
 
+/// SYN-ACKs a socket in SYN_RCVD sends before it gives up (ns-3 `SynRetries`).
+const SYN_ACK_SENDS: u32 = 6;
+
+/// The first SYN-ACK's retransmission timeout (ns-3 `ConnTimeout`), doubled per SYN-ACK sent.
+const CONN_TIMEOUT: Time = Time::from_secs(3);
+
 pub struct TcpReceiver {
     cfg: TcpConfig,
     established: bool,
@@ -32,6 +38,12 @@ pub struct TcpReceiver {
     delack_deadline: Option<Time>,
     ack_due: bool,
     syn_ack_due: bool,
+    /// The peer's ACK of our SYN-ACK (or its first data) has arrived: SYN_RCVD is over.
+    handshake_done: bool,
+    /// SYN-ACKs sent while in SYN_RCVD.
+    syn_acks_sent: u32,
+    /// When the SYN-ACK is sent again if the handshake has not completed by then.
+    syn_ack_deadline: Option<Time>,
     /// Application bytes delivered in order.
     delivered: u64,
     pub acks_sent: u64,
@@ -54,6 +66,9 @@ impl TcpReceiver {
             delack_deadline: None,
             ack_due: false,
             syn_ack_due: false,
+            handshake_done: false,
+            syn_acks_sent: 0,
+            syn_ack_deadline: None,
             delivered: 0,
             acks_sent: 0,
             duplicate_segments: 0,
@@ -114,6 +129,12 @@ impl TcpReceiver {
             // so the first data segment is acknowledged at once.
             self.delack_count = self.cfg.delack_count;
             return;
+        }
+        if self.established && !self.handshake_done {
+            // ns-3 `ProcessSynRcvd`: the handshake's ACK, or data, ends SYN_RCVD and cancels
+            // the SYN-ACK's retransmission.
+            self.handshake_done = true;
+            self.syn_ack_deadline = None;
         }
         if !self.established || seg.payload == 0 {
             return;
@@ -262,10 +283,38 @@ impl TcpReceiver {
             self.delack_deadline = None;
             self.ack_due = true;
         }
+        if self.syn_ack_deadline.is_some_and(|d| d <= now) {
+            // The SYN-ACK (or the handshake's ACK) was lost: send it again.
+            self.syn_ack_deadline = None;
+            self.syn_ack_due = true;
+        }
     }
 
     pub fn next_timer(&self) -> Option<Time> {
-        self.delack_deadline
+        match (self.delack_deadline, self.syn_ack_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Counts a SYN-ACK sent in SYN_RCVD and arms its retransmission, as ns-3.44's
+    /// `SendEmptyPacket` does: the n-th SYN-ACK's timeout is `ConnTimeout · 2^(n−1)`, armed
+    /// only when no retransmission is pending (a SYN-ACK answering a repeated SYN consumes a
+    /// try without moving the timer); after `SynRetries` SYN-ACKs the socket gives up and
+    /// sends no more. Returns false when it has given up.
+    fn count_syn_ack(&mut self, now: Time) -> bool {
+        if self.handshake_done {
+            return true;
+        }
+        if self.syn_acks_sent >= SYN_ACK_SENDS {
+            return false;
+        }
+        self.syn_acks_sent += 1;
+        if self.syn_ack_deadline.is_none() {
+            let backoff = 1u64 << (self.syn_acks_sent - 1);
+            self.syn_ack_deadline = Some(now + Time(CONN_TIMEOUT.as_nanos() * backoff));
+        }
+        true
     }
 
     /// The SYN-ACK or ACK due now, if any.
@@ -286,6 +335,9 @@ impl TcpReceiver {
         };
         if self.syn_ack_due {
             self.syn_ack_due = false;
+            if !self.count_syn_ack(now) {
+                return None;
+            }
             seg.flags = TcpFlags(TcpFlags::SYN | TcpFlags::ACK);
             seg.seq = 0;
             seg.sack_permitted = self.cfg.sack;
@@ -345,6 +397,69 @@ mod tests {
             ts_val: ts,
             ..Default::default()
         }
+    }
+
+    fn syn_at(r: &mut TcpReceiver, t: Time) -> Option<TcpSegment> {
+        let syn = TcpSegment {
+            flags: TcpFlags(TcpFlags::SYN),
+            ..Default::default()
+        };
+        r.on_segment(t, &syn);
+        r.poll_transmit(t)
+    }
+
+    fn fire(r: &mut TcpReceiver) -> (Time, Option<TcpSegment>) {
+        let t = r.next_timer().expect("a timer is armed");
+        r.on_timer(t);
+        (t, r.poll_transmit(t))
+    }
+
+    #[test]
+    fn lost_syn_ack_is_sent_again_with_doubling_timeouts() {
+        // ns-3.44 SYN_RCVD: ConnTimeout 3 s, doubled per SYN-ACK, SynRetries 6 in all.
+        let mut r = TcpReceiver::new(TcpConfig::default());
+        assert!(syn_at(&mut r, Time::from_millis(10)).is_some());
+        let mut times = Vec::new();
+        while let Some(t) = r.next_timer() {
+            let (at, seg) = fire(&mut r);
+            assert_eq!(at, t);
+            if let Some(seg) = seg {
+                assert!(seg.flags.has(TcpFlags::SYN) && seg.flags.has(TcpFlags::ACK));
+                times.push(at.as_nanos() / 1_000_000);
+            }
+        }
+        // Sent at 0.01 s, then 3.01, 9.01, 21.01, 45.01, 93.01 s: six in all; the timer
+        // armed by the sixth finds no try left.
+        assert_eq!(times, vec![3_010, 9_010, 21_010, 45_010, 93_010]);
+    }
+
+    #[test]
+    fn repeated_syn_uses_a_try_but_keeps_the_pending_timer() {
+        let mut r = TcpReceiver::new(TcpConfig::default());
+        syn_at(&mut r, Time::ZERO).unwrap();
+        assert_eq!(r.next_timer(), Some(Time::from_secs(3)));
+        // The peer's second SYN (its own 3 s timer) is answered at once...
+        assert!(syn_at(&mut r, Time::from_millis(2_900)).is_some());
+        assert_eq!(r.next_timer(), Some(Time::from_secs(3)), "timer not moved");
+        // ...and the retransmission at 3 s is the third SYN-ACK: its timeout is 4 × 3 s.
+        let (_, seg) = fire(&mut r);
+        assert!(seg.is_some());
+        assert_eq!(r.next_timer(), Some(Time::from_secs(15)));
+    }
+
+    #[test]
+    fn handshake_ack_cancels_the_syn_ack_retransmission() {
+        let mut r = TcpReceiver::new(TcpConfig::default());
+        syn_at(&mut r, Time::ZERO).unwrap();
+        let ack = TcpSegment {
+            flags: TcpFlags(TcpFlags::ACK),
+            seq: 1,
+            ack: 1,
+            ..Default::default()
+        };
+        r.on_segment(Time::from_millis(40), &ack);
+        assert_eq!(r.next_timer(), None);
+        assert!(r.poll_transmit(Time::from_millis(40)).is_none());
     }
 
     #[test]

@@ -232,6 +232,11 @@ impl TcpSender {
         }
         if seg.flags.has(ccsim_net::TcpFlags::ACK) {
             if self.phase.is_established() {
+                if seg.flags.has(ccsim_net::TcpFlags::SYN) {
+                    // ns-3 `ProcessEstablished`: a repeated SYN-ACK (the peer's timer fired
+                    // before our handshake ACK reached it) needs no action.
+                    return;
+                }
                 self.on_ack(now, seg);
             } else {
                 self.on_handshake_segment(now, seg);
