@@ -6,8 +6,8 @@ Flows whose third SYN finds a route both ways finish ~10 s after their start; th
 for the fourth SYN (start + 21 s) and finish ~22 s after it. With N = 50 the third SYNs
 leave in 10.00-10.49 s, so the number of "early" flows sits near the 20th percentile's rank
 (the 10th-11th of 50 finish times): p20 is either ~10 s or ~22 s, depending on how many
-routes OLSR happens to know in that half second. A third SYN that reached the server while the
-SYN-ACK found no route back connects 3 s later, when the server retransmits the SYN-ACK: those
+routes OLSR happens to know in that half second. A third SYN (server to UE) that reached the UE
+while the UE's SYN-ACK found no route back connects 3 s later, when ns-3's UE retransmits it: those
 flows finish at ~12-14 s and count towards the early mode too (counted on the full runs).
 
 This script measures both sides over many seeds:
@@ -34,7 +34,7 @@ STARTUP = ROOT / "validation" / "golden" / "ns3" / "mesh" / "startup"
 #: Times (s) at which route knowledge is compared: the N = 50 and N = 100 third-SYN windows.
 WINDOW = (10.0, 10.25, 10.5, 10.75, 11.0, 11.25)
 #: A flow that finishes within this many seconds of its start connected before its fourth SYN:
-#: at its third SYN, or when the server retransmitted a SYN-ACK that had found no route 3 s
+#: at its third SYN, or when the UE retransmitted a SYN-ACK that had found no route 3 s
 #: later (~13 s). The late mode starts at ~21 s.
 FAST = 16.0
 
@@ -191,8 +191,8 @@ def markdown(r: dict[str, Any]) -> str:
         f"{', '.join(f'{x:.2f}' for x in r['ns3_full_p20'])} s. OLSR convergence "
         f"ns-3 {_ms(r['ns3_conv'])} s, ccsim {_ms(r['ccsim_conv'])} s.",
         "",
-        f"The 12 s cut misses a second early group: flows whose third SYN reached the server "
-        f"while the SYN-ACK found no route back connect when the server retransmits it 3 s later "
+        f"The 12 s cut misses a second early group: flows whose third SYN reached the UE while "
+        f"the UE's SYN-ACK found no route back connect when the UE retransmits it 3 s later "
         f"(~13.1-13.4 s) and finish at ~12-14 s. Counting every flow that finishes within "
         f"{FAST:g} s of its start in the full runs — ns-3 RngRun "
         f"{', '.join(map(str, r['ns3_full_seeds']))}: {', '.join(map(str, r['ns3_fast']))} "
