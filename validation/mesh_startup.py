@@ -132,11 +132,12 @@ def _ms(v: list[float]) -> str:
 
 def _synack_group(r: dict[str, Any]) -> tuple[int, int]:
     """Flows in the SYN-ACK-retransmission group (fast in the full run, not early at 12 s),
-    summed over the seeds each side has both numbers for: (ns-3, ccsim)."""
+    summed over the seeds each side has both numbers for: (ns-3, ccsim, their seed counts)."""
     early = dict(zip(r["ns3_seeds"], r["ns3_early"]))
-    n = sum(f - early[s] for s, f in zip(r["ns3_full_seeds"], r["ns3_fast"]) if s in early)
+    both = [(s, f) for s, f in zip(r["ns3_full_seeds"], r["ns3_fast"]) if s in early]
+    n = sum(f - early[s] for s, f in both)
     c = sum(f - e for f, e in zip(r["ccsim_fast"], r["ccsim_early"]))
-    return n, c
+    return n, c, len(both), len(r["ccsim_fast"])
 
 
 def _p20_verdict(r: dict[str, Any]) -> str:
@@ -146,7 +147,7 @@ def _p20_verdict(r: dict[str, Any]) -> str:
         return ""
     nm, cm = statistics.fmean(n), statistics.fmean(c)
     d = (cm - nm) / nm
-    n_syn, c_syn = _synack_group(r)
+    n_syn, c_syn, n_seeds, c_seeds = _synack_group(r)
     text = (
         f"p20 over all seeds: ccsim {cm:.2f} s (mean of {len(c)}; median "
         f"{statistics.median(c):.2f} s) vs ns-3 {nm:.2f} s (mean of its {len(n)} full runs; "
@@ -168,8 +169,9 @@ def _p20_verdict(r: dict[str, Any]) -> str:
         )
     else:
         text += (
-            f"SYN-ACK group: ns-3 {n_syn} flows, ccsim {c_syn}; which mode a seed's p20 falls "
-            "in is chance."
+            f"So has the SYN-ACK group: ns-3 {n_syn} flows over {n_seeds} seeds, ccsim {c_syn} "
+            f"over {c_seeds} (both retransmit a SYN-ACK that found no route after 3 s); which "
+            "mode a seed's p20 falls in is chance."
         )
     return text
 
