@@ -1,6 +1,8 @@
 //! The `[mesh]` world end to end: routing protocols decide per packet, control traffic is real,
 //! drops are counted by cause. Small meshes so the suite stays fast.
 
+mod common;
+
 use ccsim_scenario::{scenario_from_toml, Simulation, Summary};
 
 fn run(extra: &[&str]) -> Summary {
@@ -19,10 +21,7 @@ fn run(extra: &[&str]) -> Summary {
         [mesh.downloads]
         bytes = 300000
     "#;
-    let overrides: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-    let mut sim = Simulation::new(scenario_from_toml(text, &overrides).unwrap()).unwrap();
-    sim.run();
-    sim.summary()
+    common::run_toml(text, extra)
 }
 
 /// The CLI runs in slices with a wall-clock deadline (`run_until_deadline`); the run must still

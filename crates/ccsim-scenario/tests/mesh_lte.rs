@@ -2,6 +2,8 @@
 //! cell's capacity presets, PF's sharing among a cell's UEs, and packets crossing radio + mesh +
 //! EPC end to end.
 
+mod common;
+
 use ccsim_core::Time;
 use ccsim_radio::{Delivery, Outcome, RadioNetwork};
 use ccsim_scenario::mesh::{lte, topology, MeshConfig};
@@ -100,10 +102,7 @@ fn run(extra: &[&str]) -> Summary {
         [mesh.downloads]
         bytes = 500000
     "#;
-    let overrides: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-    let mut sim = Simulation::new(scenario_from_toml(text, &overrides).unwrap()).unwrap();
-    sim.run();
-    sim.summary()
+    common::run_toml(text, extra)
 }
 
 #[test]
