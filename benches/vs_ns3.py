@@ -20,58 +20,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "validation"))
 from compare_ns3 import scenario_from_golden  # noqa: E402
+from spawn import CCSIM_BIN, ensure_ccsim_bin, measure  # noqa: E402
 
 GOLDEN = ROOT / "validation" / "golden" / "ns3"
 NS3_BIN = ROOT / "validation" / "ns3" / "build" / "dumbbell"
-CCSIM_BIN = ROOT / "target" / "release" / "ccsim-run"
-
-
-def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str, float]:
-    """Runs `cmd`; returns (wall seconds, ru_maxrss in MB, stdout, CPU seconds).
-
-    The command runs as a child of a small `sh`, never as a fork of this Python process:
-    ru_maxrss (and getrusage(RUSAGE_SELF) inside the program) would otherwise count the
-    interpreter's memory copied by fork() before exec()."""
-    cmd = ["/bin/sh", "-c", '"$@"; exit $?', "sh", *cmd]
-    with tempfile.TemporaryFile() as out:
-        actions = [
-            (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-        ]
-        exe = cmd[0] if os.sep in cmd[0] else shutil.which(cmd[0])
-        old = os.getcwd()
-        os.chdir(cwd)
-        try:
-            t0 = time.perf_counter()
-            pid = os.posix_spawn(exe, cmd, os.environ, file_actions=actions)
-            _, status, ru = os.wait4(pid, 0)
-            wall = time.perf_counter() - t0
-        finally:
-            os.chdir(old)
-        out.seek(0)
-        text = out.read().decode()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"command failed ({status}): {shlex.join(cmd)}")
-    return wall, ru.ru_maxrss / 1024.0, text, ru.ru_utime + ru.ru_stime
-
-
-def ensure_ccsim_bin() -> None:
-    subprocess.run(
-        ["cargo", "build", "--release", "-q", "--bin", "ccsim-run"], cwd=ROOT, check=True
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
