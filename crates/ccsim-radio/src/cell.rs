@@ -371,6 +371,12 @@ impl Cell {
         (self.ues[ue].se, 0)
     }
 
+    /// `ue` has data waiting for a grant. Only an enqueue to a UE without any can move the
+    /// cell's [`Cell::next_deadline`] (it sets when the UE becomes schedulable).
+    pub fn has_queued(&self, ue: usize) -> bool {
+        self.ues[ue].has_data()
+    }
+
     /// Offers a packet for `ue` to the RLC buffer (drop-tail).
     pub fn enqueue(&mut self, now: Time, ue: usize, packet: u32, bytes: u32) -> Admission {
         let u = &mut self.ues[ue];

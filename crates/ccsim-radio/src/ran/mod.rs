@@ -261,6 +261,12 @@ impl RadioNetwork {
         self.cells[s].enqueue(now, u, packet, bytes)
     }
 
+    /// `ue` has data waiting at its serving cell: an [`RadioNetwork::enqueue`] then leaves
+    /// [`RadioNetwork::next_deadline`] unchanged, and the caller need not ask for it again.
+    pub fn has_queued(&self, ue: u32) -> bool {
+        self.cells[self.ues[ue as usize].serving].has_queued(ue as usize)
+    }
+
     /// Sends again, through the UE's serving cell and ahead of its buffered packets, a copy
     /// (`packet`, a new id) of a packet the RAN reported as [`crate::Outcome::Resend`] at a
     /// handover. Call it for those reports in reverse order so the oldest goes first.

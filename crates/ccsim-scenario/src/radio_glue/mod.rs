@@ -256,6 +256,8 @@ impl RadioGlue {
             let u = k / 2;
             if k.is_multiple_of(2) {
                 let bytes = packets.get(id).ip_bytes;
+                // Behind a backlog the deadline cannot move: skip re-arming (4 % of seed 002).
+                let wakes = !r.ran.has_queued(u);
                 match r.ran.enqueue(now, u, id.0, bytes) {
                     Admission::Accepted => {}
                     Admission::Dropped => {
@@ -263,7 +265,9 @@ impl RadioGlue {
                         r.counters[u as usize].rlc_drops += 1;
                     }
                 }
-                r.arm(now, queue);
+                if wakes {
+                    r.arm(now, queue);
+                }
             } else {
                 let at = r.ran.uplink(now, u);
                 let gateway = r.gateway_of(u);

@@ -98,7 +98,9 @@ impl Ran {
         nlos: Vec<NlosInterval>,
     ) -> Ran {
         debug_assert!(gateways.len() == 1 || gateways.len() == cfg.sites.len());
-        let resends = cfg.handover.x2_forwarding
+        // A single site never hands over: no copies to keep (a packet copy per delivery).
+        let resends = cfg.sites.len() > 1
+            && cfg.handover.x2_forwarding
             && [&cfg.mmwave, &cfg.lte].iter().any(|t| {
                 t.cell.rlc.mode == ccsim_radio::rlc::RlcMode::Am && t.cell.rlc.forward_unacked
             });
