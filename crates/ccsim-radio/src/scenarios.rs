@@ -57,6 +57,7 @@ impl Geometry {
             handover: Default::default(),
             connectivity: Default::default(),
             uplink_sched_delay_slots: 1,
+            uplink_grant_period_us: 0,
         }
     }
 }

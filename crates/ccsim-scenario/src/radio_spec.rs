@@ -83,6 +83,7 @@ fn defaults() -> Table {
     t.insert("handover".into(), v(HandoverConfig::default()));
     t.insert("connectivity".into(), v(Connectivity::default()));
     t.insert("uplink_sched_delay_slots".into(), Value::Integer(1));
+    t.insert("uplink_grant_period_us".into(), Value::Integer(0));
     t.insert("obstacles".into(), Value::Array(Vec::new()));
     t
 }

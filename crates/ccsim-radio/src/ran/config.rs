@@ -202,6 +202,10 @@ pub struct RadioConfig {
     /// Uplink scheduling delay in slots (`UlSchedDelay` 1).
     #[serde(default = "default_ul_delay")]
     pub uplink_sched_delay_slots: u32,
+    /// What-if: uplink grants every this many µs, so that ACKs leave the UE in batches, as
+    /// behind ns3-mmwave's periodic grants (0, the default: each ACK leaves on its own).
+    #[serde(default)]
+    pub uplink_grant_period_us: u64,
 }
 
 fn default_ul_delay() -> u32 {

@@ -99,6 +99,7 @@ pub struct RadioNetwork {
     handover: HandoverConfig,
     connectivity: Connectivity,
     ul_delay_slots: u32,
+    ul_grant_period: Time,
     obstacles: Vec<Obstacle>,
     sites: Vec<Site>,
     cells: Vec<Cell>,
@@ -215,6 +216,7 @@ impl RadioNetwork {
             handover: config.handover.clone(),
             connectivity: config.connectivity,
             ul_delay_slots: config.uplink_sched_delay_slots,
+            ul_grant_period: Time::from_micros(config.uplink_grant_period_us),
             obstacles: config.obstacles.clone(),
             sites,
             cells,
@@ -284,7 +286,12 @@ impl RadioNetwork {
         let u = &self.ues[ue as usize];
         let cell = &self.cells[u.serving];
         let slot = cell.slot();
-        let start = now.max(u.interrupted_until);
+        let mut start = now.max(u.interrupted_until);
+        let period = self.ul_grant_period.as_nanos();
+        if period > 0 {
+            // The ACK waits for the next grant: ACKs queued in between leave together.
+            start = Time(start.as_nanos().div_ceil(period) * period);
+        }
         start
             + Time(slot.as_nanos() * (self.ul_delay_slots as u64 + 1))
             + Time::from_micros(cell.config().harq.decode_latency_us)

@@ -162,6 +162,7 @@ pub fn radio_config(m: &MeshConfig, topo: &MeshTopology) -> Result<RadioConfig, 
         handover: Default::default(),
         connectivity: Default::default(),
         uplink_sched_delay_slots: 1,
+        uplink_grant_period_us: 0,
     })
 }
 
