@@ -42,10 +42,6 @@ impl DelayedAck {
 
     /// True (and disarmed) when the timer has expired by `now`.
     pub(super) fn take_expired(&mut self, now: Time) -> bool {
-        if self.deadline.is_some_and(|d| d <= now) {
-            self.deadline = None;
-            return true;
-        }
-        false
+        super::take_expired(&mut self.deadline, now)
     }
 }

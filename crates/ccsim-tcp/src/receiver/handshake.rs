@@ -39,11 +39,7 @@ impl SynAckRetry {
     /// True (and disarmed) when the retransmission timer has expired by `now`: the SYN-ACK,
     /// or the handshake's ACK, was lost.
     pub(super) fn take_expired(&mut self, now: Time) -> bool {
-        if self.deadline.is_some_and(|d| d <= now) {
-            self.deadline = None;
-            return true;
-        }
-        false
+        super::take_expired(&mut self.deadline, now)
     }
 
     /// Counts a SYN-ACK sent in SYN_RCVD and arms its retransmission, as ns-3.44's

@@ -209,5 +209,14 @@ impl TcpReceiver {
     }
 }
 
+/// True (and disarmed) when the timer `deadline` has expired by `now`.
+fn take_expired(deadline: &mut Option<Time>, now: Time) -> bool {
+    if deadline.is_some_and(|d| d <= now) {
+        *deadline = None;
+        return true;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,16 @@ use super::*;
 const MSS: u32 = 1000;
 
 fn rx() -> TcpReceiver {
-    let mut r = TcpReceiver::new(TcpConfig {
+    connected(TcpConfig {
         mss: MSS,
         rcv_buf: 1 << 20,
         ..TcpConfig::default()
-    });
+    })
+}
+
+/// A receiver that has answered the peer's SYN (with timestamps) with its SYN-ACK.
+fn connected(cfg: TcpConfig) -> TcpReceiver {
+    let mut r = TcpReceiver::new(cfg);
     let syn = TcpSegment {
         flags: TcpFlags(TcpFlags::SYN),
         timestamps: true,
@@ -184,20 +189,13 @@ fn out_of_order_gets_immediate_ack_with_recent_block_first() {
 #[test]
 fn out_of_order_bytes_and_the_advertised_window() {
     for (counts, expected) in [(true, 60_000 - 2 * MSS as u64), (false, 60_000)] {
-        let mut r = TcpReceiver::new(TcpConfig {
+        let mut r = connected(TcpConfig {
             mss: MSS,
             rcv_buf: 60_000,
             window_scaling: false,
             rwnd_counts_out_of_order: counts,
             ..TcpConfig::default()
         });
-        let syn = TcpSegment {
-            flags: TcpFlags(TcpFlags::SYN),
-            timestamps: true,
-            ..Default::default()
-        };
-        r.on_segment(Time::ZERO, &syn);
-        r.poll_transmit(Time::ZERO);
         for k in [0, 2, 4] {
             r.on_segment(Time::ZERO, &data(k, 0));
         }
