@@ -53,80 +53,51 @@ ALL_CCAS = [
     "TcpBbr",
 ]
 
+# 1 flow, 100 Mb/s, 20 ms one-way, drop-tail 1 BDP (333 packets), 60 s.
+A_CASE = {
+    "flows": "1",
+    "bottleneckRate": "100000000",
+    "bottleneckDelay": "20",
+    "mss": "1448",
+    "duration": "60",
+}
+# 10 flows, 1 Gb/s, 10 ms one-way, drop-tail 1 BDP (1666 packets), 30 s.
+B_CASE = {
+    "flows": "10",
+    "bottleneckRate": "1000000000",
+    "bottleneckDelay": "10",
+    "mss": "1448",
+    "duration": "30",
+}
+# 1 flow, 1300 Mb/s, 12.5 ms one-way, MSS 10000 (MTU 10052), queue 696
+# packets (~7 MB), 15 s, bottleneck at 50 Mb/s from 5 s to 10 s.
+C_CASE = {
+    "flows": "1",
+    "bottleneckRate": "1300000000",
+    "bottleneckDelay": "12.5",
+    "mss": "10000",
+    "mtu": "10052",
+    "queuePackets": "696",
+    "duration": "15",
+    "rateChange": "5:50000000,10:1300000000",
+}
+
 # Case definitions: dumbbell.cc command-line parameters. Anything not given
 # here takes the program default (see README.md: access rate 10x bottleneck,
 # access delay 0, queue 1 BDP, MSS 1448, MTU max(1500, MSS+52), start at 0 s).
 CASES: dict[str, dict[str, str]] = {
-    # 1 flow, 100 Mb/s, 20 ms one-way, drop-tail 1 BDP (333 packets), 60 s.
-    "A": {
-        "flows": "1",
-        "bottleneckRate": "100000000",
-        "bottleneckDelay": "20",
-        "mss": "1448",
-        "duration": "60",
-    },
-    # 10 flows, 1 Gb/s, 10 ms one-way, drop-tail 1 BDP (1666 packets), 30 s.
-    "B": {
-        "flows": "10",
-        "bottleneckRate": "1000000000",
-        "bottleneckDelay": "10",
-        "mss": "1448",
-        "duration": "30",
-    },
-    # 1 flow, 1300 Mb/s, 12.5 ms one-way, MSS 10000 (MTU 10052), queue 696
-    # packets (~7 MB), 15 s, bottleneck at 50 Mb/s from 5 s to 10 s.
-    "C": {
-        "flows": "1",
-        "bottleneckRate": "1300000000",
-        "bottleneckDelay": "12.5",
-        "mss": "10000",
-        "mtu": "10052",
-        "queuePackets": "696",
-        "duration": "15",
-        "rateChange": "5:50000000,10:1300000000",
-    },
+    "A": A_CASE,
+    "B": B_CASE,
+    "C": C_CASE,
     # Case C with the Linux-like 200 ms minimum RTO instead of ns-3's 1 s (issue 4, case D).
-    "D": {
-        "flows": "1",
-        "bottleneckRate": "1300000000",
-        "bottleneckDelay": "12.5",
-        "mss": "10000",
-        "mtu": "10052",
-        "queuePackets": "696",
-        "duration": "15",
-        "rateChange": "5:50000000,10:1300000000",
-        "minRto": "0.2",
-    },
+    "D": {**C_CASE, "minRto": "0.2"},
     # Case B stopped at 3 s: ns-3.44 cannot finish B with TcpBbr in 30 s on this machine
     # (compare_ns3.py MISSING_REFERENCE says why), so this shorter run stands in for it.
-    "B3": {
-        "flows": "10",
-        "bottleneckRate": "1000000000",
-        "bottleneckDelay": "10",
-        "mss": "1448",
-        "duration": "3",
-    },
+    "B3": {**B_CASE, "duration": "3"},
     # Issue 17: cases A and C with SACK off at both ends (TcpSocketBase::Sack false), so loss
     # recovery runs on duplicate ACKs alone (RFC 6582 NewReno-style, ns-3's "Reno SACK" count).
-    "AN": {
-        "flows": "1",
-        "bottleneckRate": "100000000",
-        "bottleneckDelay": "20",
-        "mss": "1448",
-        "duration": "60",
-        "sack": "0",
-    },
-    "CN": {
-        "flows": "1",
-        "bottleneckRate": "1300000000",
-        "bottleneckDelay": "12.5",
-        "mss": "10000",
-        "mtu": "10052",
-        "queuePackets": "696",
-        "duration": "15",
-        "rateChange": "5:50000000,10:1300000000",
-        "sack": "0",
-    },
+    "AN": {**A_CASE, "sack": "0"},
+    "CN": {**C_CASE, "sack": "0"},
     # Issue 17: SACK off on a long path like seed 003's GEO link L2 (10 Mb/s, 300 ms one way,
     # 520 packets ~ 1 BDP, 4 MB buffers as experiments/seed003_vertical_handover.toml), 120 s.
     # Slow start overshoots by ~a BDP; without SACK, NewReno repairs one hole per RTT (0.6 s)

@@ -101,27 +101,15 @@ impl PySimulation {
             .filter(|b| b.is_finite() && *b >= 0.0)
             .map(|b| std::time::Instant::now() + std::time::Duration::from_secs_f64(b.min(1e6)));
         let inner = &self.inner;
-        py.allow_threads(move || {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut sim = inner.lock().unwrap_or_else(|p| p.into_inner());
-                match deadline {
-                    Some(d) => sim.run_until_deadline(t, d),
-                    None => {
-                        sim.run_until(t);
-                        true
-                    }
+        without_gil_catching_panics(py, move || {
+            let mut sim = inner.lock().unwrap_or_else(|p| p.into_inner());
+            match deadline {
+                Some(d) => sim.run_until_deadline(t, d),
+                None => {
+                    sim.run_until(t);
+                    true
                 }
-            }))
-        })
-        .map_err(|p| {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
-            PyRuntimeError::new_err(format!(
-                "ccsim internal error (please report it with the scenario): {msg}"
-            ))
+            }
         })
     }
 
