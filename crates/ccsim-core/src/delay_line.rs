@@ -11,23 +11,23 @@
 //! the same global order as when each packet was scheduled separately.
 
 use crate::event_queue::{EventQueue, Seq};
+use crate::ring::Ring;
 use crate::time::Time;
-use std::collections::VecDeque;
 
 #[derive(Debug)]
 pub struct DelayLine<T> {
-    in_flight: VecDeque<(Time, Seq, T)>,
+    in_flight: Ring<(Time, Seq, T)>,
 }
 
 impl<T> Default for DelayLine<T> {
     fn default() -> Self {
         DelayLine {
-            in_flight: VecDeque::new(),
+            in_flight: Ring::default(),
         }
     }
 }
 
-impl<T> DelayLine<T> {
+impl<T: Copy> DelayLine<T> {
     pub fn len(&self) -> usize {
         self.in_flight.len()
     }
@@ -40,7 +40,7 @@ impl<T> DelayLine<T> {
     /// head. Returns the item back when `at` is earlier than the last arrival in the line (the
     /// delay shrank mid-flight): the caller must then schedule it as an event of its own, with
     /// the queue's next sequence number — the same key it would have had here.
-    #[inline]
+    #[inline(always)]
     pub fn push<E: Copy>(
         &mut self,
         queue: &mut EventQueue<E>,
@@ -66,7 +66,7 @@ impl<T> DelayLine<T> {
 
     /// Takes the head, which is due now (its `head_event` just popped), and schedules the next
     /// head, if any, under its reserved key.
-    #[inline]
+    #[inline(always)]
     pub fn pop<E: Copy>(&mut self, queue: &mut EventQueue<E>, head_event: E) -> T {
         let (at, _, item) = self
             .in_flight

@@ -12,11 +12,13 @@ pub mod delay_line;
 pub mod event_queue;
 pub mod mrg32k3a;
 pub mod quad_heap;
+pub mod ring;
 pub mod rng;
 pub mod time;
 
 pub use delay_line::DelayLine;
 pub use event_queue::{EventQueue, Seq};
 pub use mrg32k3a::Mrg32k3a;
+pub use ring::Ring;
 pub use rng::RngStream;
 pub use time::Time;

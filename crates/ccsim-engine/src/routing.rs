@@ -187,7 +187,7 @@ impl<M: RoutingProtocol> Routing<M> {
     }
 
     /// The next hop of `packet` (`id`) at `node`; `from` is the node it came from.
-    #[inline]
+    #[inline(always)]
     pub fn route(
         &mut self,
         now: Time,

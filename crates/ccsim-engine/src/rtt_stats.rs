@@ -24,6 +24,10 @@ pub struct RttStats {
     samples: u64,
     sum_us: u128,
     resolution_us: u32,
+    /// The last value recorded (a key of `counts`) and its repeats not yet added there:
+    /// consecutive samples mostly repeat (ns-3's RTTs are whole milliseconds), and a repeat
+    /// then costs an add, not a map lookup (callgrind: ~150 instructions per ACK).
+    run: Option<(u32, u64)>,
 }
 
 impl Default for RttStats {
@@ -33,6 +37,7 @@ impl Default for RttStats {
             samples: 0,
             sum_us: 0,
             resolution_us: 1,
+            run: None,
         }
     }
 }
@@ -42,9 +47,27 @@ impl RttStats {
         let us = (sample.as_nanos() / 1000).min(u32::MAX as u64) as u32;
         self.samples += 1;
         self.sum_us += us as u128;
-        *self.counts.entry(self.round(us)).or_insert(0) += 1;
+        let v = self.round(us);
+        match &mut self.run {
+            Some((last, repeats)) if *last == v => {
+                *repeats += 1;
+                return;
+            }
+            _ => self.flush_run(),
+        }
+        *self.counts.entry(v).or_insert(0) += 1;
+        self.run = Some((v, 0));
         if self.counts.len() > MAX_DISTINCT {
             self.coarsen();
+        }
+    }
+
+    /// Adds the pending repeats of the last value to `counts`.
+    fn flush_run(&mut self) {
+        if let Some((v, repeats)) = self.run.take() {
+            if repeats > 0 {
+                *self.counts.get_mut(&v).expect("the run's value is counted") += repeats;
+            }
         }
     }
 
@@ -78,6 +101,11 @@ impl RttStats {
         let mut below = 0;
         for (&v, &n) in &self.counts {
             below += n;
+            if let Some((last, repeats)) = self.run {
+                if last == v {
+                    below += repeats;
+                }
+            }
             if k < below {
                 return v as f64 / 1000.0;
             }
@@ -87,10 +115,14 @@ impl RttStats {
 
     fn round(&self, us: u32) -> u32 {
         let r = self.resolution_us as u64;
+        if r == 1 {
+            return us; // exact values: no division
+        }
         ((us as u64 + r / 2) / r * r).min(u32::MAX as u64) as u32
     }
 
     fn coarsen(&mut self) {
+        self.flush_run();
         while self.counts.len() > MAX_DISTINCT {
             self.resolution_us *= 2;
             let old = std::mem::take(&mut self.counts);
@@ -144,6 +176,33 @@ mod tests {
             assert_eq!((s.samples(), s.resolution_us()), (n as u64, 1));
         }
         assert_eq!(RttStats::default().percentile_ms(50.0), None);
+    }
+
+    /// Consecutive repeats (counted apart from the map until the value changes) weigh as
+    /// much as any other sample, also across a coarsening.
+    #[test]
+    fn repeated_values_count_exactly() {
+        for distinct in [5u64, 3 * MAX_DISTINCT as u64] {
+            let mut s = RttStats::default();
+            let mut all = Vec::new();
+            for i in 0..40_000u64 {
+                // Runs of 1..=7 equal samples.
+                let us = 20_000 + ((i / (1 + i % 7)) * 7919) % distinct;
+                s.record(Time::from_micros(us));
+                all.push(us as f64 / 1000.0);
+            }
+            all.sort_by(f64::total_cmp);
+            let tolerance = (s.resolution_us() - 1) as f64 / 1000.0;
+            for p in [0.0, 10.0, 50.0, 90.0, 100.0] {
+                let got = s.percentile_ms(p).unwrap();
+                let want = numpy_percentile(&all, p);
+                assert!(
+                    (got - want).abs() <= tolerance,
+                    "{distinct} p {p}: {got} vs {want}"
+                );
+            }
+            assert_eq!(s.resolution_us() == 1, distinct == 5);
+        }
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl Link {
     }
 
     /// Serialisation time of a packet of `ip_bytes` at the current rate.
-    #[inline]
+    #[inline(always)]
     pub fn tx_time(&mut self, ip_bytes: u32) -> Time {
         let wire_bytes = ip_bytes + self.l2_header_bytes;
         let (bytes, rate, t) = self.tx_time_cache;
@@ -151,8 +151,12 @@ impl Link {
     /// Accounts the occupancy integral up to `now`; call before every queue change.
     #[inline]
     pub fn touch(&mut self, now: Time) {
-        let dt = now.saturating_sub(self.last_change).as_nanos() as u128;
-        self.occupancy_integral += dt * self.queue.len_packets() as u128;
+        // An empty queue adds nothing: skip the 128-bit multiply (most offers find it empty).
+        let n = self.queue.len_packets();
+        if n > 0 {
+            let dt = now.saturating_sub(self.last_change).as_nanos() as u128;
+            self.occupancy_integral += dt * n as u128;
+        }
         self.last_change = now;
     }
 

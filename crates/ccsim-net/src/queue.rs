@@ -1,8 +1,7 @@
 //! Drop-tail FIFO (ns-3 `DropTailQueue`): an arriving packet that does not fit is dropped.
 
 use crate::packet::PacketId;
-use ccsim_core::Time;
-use std::collections::VecDeque;
+use ccsim_core::{Ring, Time};
 
 /// Queue capacity, in packets or in bytes (ns-3 `QueueSize` "100p" / "100000B").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +13,7 @@ pub enum QueueLimit {
 #[derive(Debug)]
 pub struct DropTailQueue {
     limit: QueueLimit,
-    items: VecDeque<(PacketId, u32)>,
+    items: Ring<(PacketId, u32)>,
     bytes: u64,
     pub drops: u64,
     pub dropped_bytes: u64,
@@ -31,13 +30,10 @@ pub struct DropTailQueue {
 
 impl DropTailQueue {
     pub fn new(limit: QueueLimit) -> Self {
-        let cap = match limit {
-            QueueLimit::Packets(n) => n.min(1 << 16) as usize,
-            QueueLimit::Bytes(b) => (b / 1500).min(1 << 16) as usize,
-        };
         DropTailQueue {
             limit,
-            items: VecDeque::with_capacity(cap + 1),
+            // Grows (doubling) to the occupancy the run reaches, not to the limit.
+            items: Ring::default(),
             bytes: 0,
             drops: 0,
             dropped_bytes: 0,

@@ -115,7 +115,7 @@ impl RoutingTable {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn next_hop(&self, at: NodeId, dst: NodeId) -> Option<LinkId> {
         if !self.flat.is_empty() {
             let l = self.flat[at.0 as usize * self.nodes + dst.0 as usize];

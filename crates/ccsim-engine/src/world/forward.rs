@@ -41,19 +41,21 @@ impl<P: Parts> World<P> {
     /// A packet is at `node` (arrived from `from`, or originated there): deliver it there or
     /// hand it to the next link.
     pub(super) fn forward(&mut self, now: Time, node: NodeId, id: PacketId, from: Option<NodeId>) {
-        let p = self.packets.get(id);
+        let p = self.packets.get_mut(id);
         if node == p.dst {
             self.deliver(now, id);
             return;
         }
-        if node != p.src {
+        // Read once: nothing below changes a packet's source.
+        let forwarding = node != p.src;
+        if forwarding {
             // IPv4 forwarding: TTL − 1, and a packet whose TTL reaches 0 is dropped (RFC 791).
             let ttl = p.ttl.saturating_sub(1);
             if ttl == 0 {
                 self.drop_packet(node, id, DropCause::Ttl);
                 return;
             }
-            self.packets.get_mut(id).ttl = ttl;
+            p.ttl = ttl;
         }
         if self.holds_packets(node) {
             // A backpressure router already keeps packets: this one queues behind them.
@@ -73,7 +75,7 @@ impl<P: Parts> World<P> {
                 return;
             }
         };
-        if node != self.packets.get(id).src {
+        if forwarding {
             self.routing.counters[node.0 as usize].forwarded += 1;
         }
         let l = match self.radio.as_deref_mut() {
@@ -99,6 +101,7 @@ impl<P: Parts> World<P> {
     }
 
     /// Sends `id` on link `l`: at once if the link is idle, else through its queue.
+    #[inline(always)]
     pub(super) fn send_on(&mut self, now: Time, l: LinkId, id: PacketId) {
         let bytes = self.packets.get(id).ip_bytes;
         let link = &mut self.links[l.0 as usize];
@@ -117,6 +120,7 @@ impl<P: Parts> World<P> {
     }
 
     /// The link serialises `id` from now and hands it to its delay line.
+    #[inline(always)]
     fn start_tx(&mut self, now: Time, l: LinkId, id: PacketId) {
         let link = &mut self.links[l.0 as usize];
         let arrive = link.begin_tx(now, self.packets.get(id).ip_bytes);
