@@ -61,6 +61,13 @@ impl<E: Copy> EventQueue<E> {
         self.processed
     }
 
+    /// Counts an event taken without the heap (a delivery line's run, see
+    /// [`crate::DelayLine::pop_run`]), so that [`Self::processed`] is unchanged by it.
+    #[inline]
+    pub fn count_inline(&mut self) {
+        self.processed += 1;
+    }
+
     /// Events pending, stale timer copies included.
     pub fn len(&self) -> usize {
         self.heap.len() + self.timers.len()

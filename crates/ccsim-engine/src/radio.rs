@@ -41,8 +41,14 @@ pub trait RadioPort {
     );
 
     /// [`Event::RadioArrive`] `k`: the head of delivery line `k` is due; returns the node it
-    /// reaches and the packet.
-    fn arrive(&mut self, now: Time, k: u32, queue: &mut EventQueue<Event>) -> (NodeId, PacketId);
+    /// reaches, the packet, and whether the line's next packet is due now right behind it
+    /// (then the world takes it at once: [`ccsim_core::DelayLine::pop_run`]).
+    fn arrive(
+        &mut self,
+        now: Time,
+        k: u32,
+        queue: &mut EventQueue<Event>,
+    ) -> (NodeId, PacketId, bool);
 
     /// A sampling instant (`output.sample_interval`): record its series rows.
     /// `delivered_bytes`: what all flows' receiving applications got in order so far (the
@@ -73,7 +79,7 @@ impl RadioPort for NoRadio {
     fn on_vertical_handover(&mut self, _: Time, _: u32, _: &mut [Link], _: &mut PacketArena) {
         match *self {}
     }
-    fn arrive(&mut self, _: Time, _: u32, _: &mut EventQueue<Event>) -> (NodeId, PacketId) {
+    fn arrive(&mut self, _: Time, _: u32, _: &mut EventQueue<Event>) -> (NodeId, PacketId, bool) {
         match *self {}
     }
     fn on_sample(&mut self, _: Time, _: u64) {

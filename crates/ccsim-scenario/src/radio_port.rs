@@ -44,7 +44,12 @@ impl RadioPort for RadioGlue {
     }
 
     #[inline]
-    fn arrive(&mut self, now: Time, k: u32, queue: &mut EventQueue<Event>) -> (NodeId, PacketId) {
+    fn arrive(
+        &mut self,
+        now: Time,
+        k: u32,
+        queue: &mut EventQueue<Event>,
+    ) -> (NodeId, PacketId, bool) {
         RadioGlue::arrive(self, now, k, queue)
     }
 

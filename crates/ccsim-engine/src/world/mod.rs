@@ -237,9 +237,15 @@ impl<P: Parts> World<P> {
             }
             Event::ArriveAt(node, p) => self.forward(now, node, p, None),
             Event::RadioArrive(k) => {
-                if let Some(g) = self.radio.as_deref_mut() {
-                    let (node, p) = g.arrive(now, k, &mut self.queue);
+                // A TB's packets reach the UE at one instant: the run is taken in one event,
+                // in the order and with the count its own events would have had.
+                while let Some(g) = self.radio.as_deref_mut() {
+                    let (node, p, more) = g.arrive(now, k, &mut self.queue);
                     self.forward(now, node, p, None);
+                    if !more {
+                        break;
+                    }
+                    self.queue.count_inline();
                 }
             }
             Event::RoutingTimer(r) => self.on_routing_timer(now, r),

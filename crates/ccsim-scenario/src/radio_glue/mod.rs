@@ -221,14 +221,15 @@ impl RadioGlue {
         }
     }
 
-    /// The head of RAN delivery line `k` is due now: the node it reaches and the packet.
+    /// The head of RAN delivery line `k` is due now: the node it reaches, the packet, and
+    /// whether the line's next packet is due now right behind it.
     #[inline]
     pub fn arrive(
         &mut self,
         now: Time,
         k: u32,
         queue: &mut EventQueue<Event>,
-    ) -> (NodeId, PacketId) {
+    ) -> (NodeId, PacketId, bool) {
         let r = self.ran.as_mut().expect("delivery lines imply a RAN");
         r.arrive(now, k, queue)
     }

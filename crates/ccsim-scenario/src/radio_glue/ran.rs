@@ -222,16 +222,16 @@ impl Ran {
         }
     }
 
-    /// The head of delivery line `k` is due now.
+    /// The head of delivery line `k` is due now (and whether the next is, right behind it).
     #[inline]
     pub(super) fn arrive(
         &mut self,
         _now: Time,
         k: u32,
         queue: &mut EventQueue<Event>,
-    ) -> (NodeId, PacketId) {
-        let id = self.lines[k as usize].pop(queue, Event::RadioArrive(k));
-        (self.line_end(k), id)
+    ) -> (NodeId, PacketId, bool) {
+        let (id, more) = self.lines[k as usize].pop_run(queue, Event::RadioArrive(k));
+        (self.line_end(k), id, more)
     }
 }
 
