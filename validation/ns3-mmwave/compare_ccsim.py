@@ -50,6 +50,13 @@ TREE_CCA_PARAMS = {
 }
 
 
+def ue_gain_override(scenario: Path, offset_db: float) -> str:
+    """The override that moves the scenario's UE antenna gain by `offset_db` (its own value read
+    from the file: tomllib is not in Python 3.9)."""
+    gain = float(re.search(r"^ue_antenna_gain_db = ([-\d.]+)", scenario.read_text(), re.M)[1])
+    return f"radio.mmwave.ue_antenna_gain_db={gain + offset_db:.2f}"
+
+
 def ccsim_phases(
     scenario: Path,
     cc: str,
@@ -80,9 +87,7 @@ def ccsim_phases(
     if ref_los_sinr_db is not None:
         rs = ccsim.run(scenario, set=overrides).radio_series
         offset_db = ref_los_sinr_db - rs[rs["t_s"] < PHASES[0][2]]["sinr_db"].mean()
-        # The preset's own value (tomllib is not in Python 3.9).
-        gain = float(re.search(r"^ue_antenna_gain_db = ([-\d.]+)", scenario.read_text(), re.M)[1])
-        overrides.append(f"radio.mmwave.ue_antenna_gain_db={gain + offset_db:.2f}")
+        overrides.append(ue_gain_override(scenario, offset_db))
     t0 = time.perf_counter()
     res = ccsim.run(scenario, set=overrides)
     wall = time.perf_counter() - t0
