@@ -362,8 +362,8 @@ impl std::error::Error for CcaError {}
 /// Everything else is optional with ns-3's default behaviour (do nothing). Only hooks that
 /// ns-3.44 `TcpCongestionOps` or Linux `tcp_congestion_ops` have, and that the sender calls, are
 /// here; what only some algorithms need is a capability ([`Controller`], [`BurstOps`]).
-/// Linux's `undo_cwnd` is absent: ccsim detects no spurious retransmission (no DSACK, Eifel or
-/// F-RTO), so nothing would ever call it.
+/// [`undo_cwnd`](CongestionOps::undo_cwnd) is called only when the sender undoes a loss
+/// episode (F-RTO, the `linux` profile's `tcp.frto`); ns-3.44 has no undo.
 pub trait CongestionOps: Send {
     /// ns-3 TypeId name, e.g. `"TcpCubic"`.
     fn name(&self) -> &'static str;
@@ -387,6 +387,13 @@ pub trait CongestionOps: Send {
 
     /// ns-3 `CwndEvent` / Linux `cwnd_event`.
     fn cwnd_event(&mut self, _tcb: &mut TcpState, _event: CaEvent) {}
+
+    /// Linux `undo_cwnd`: the window to restore when a loss episode proves spurious
+    /// (`tcp_undo_cwnd_reduction`); `prior_cwnd` is cwnd when the episode began. Default:
+    /// Linux `tcp_reno_undo_cwnd`, `max(cwnd, prior_cwnd)`.
+    fn undo_cwnd(&mut self, tcb: &TcpState, prior_cwnd: u32) -> u32 {
+        tcb.cwnd.max(prior_cwnd)
+    }
 
     /// ns-3 `CongControl(tcb, rc, rs)` / Linux `cong_control`: full control of cwnd and pacing.
     /// Called on every ACK, instead of `pkts_acked` + `increase_window`, for an algorithm the

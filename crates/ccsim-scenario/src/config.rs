@@ -121,7 +121,9 @@ macro_rules! with_tcp_switches {
             ns3_disorder_ack_keeps_rto,
             ns3_recut_retransmissions,
             nextseg_rule_3,
-            ns3_dupacks_at_recover_restart
+            ns3_dupacks_at_recover_restart,
+            frto,
+            reno_sack_delivered
         )
     };
 }

@@ -171,6 +171,14 @@ tcp_options! {
     /// recovery (ns-3.44 `DupAck`: `m_highRxAckMark >= m_recover`); Linux and RFC 6582 need
     /// an ACK above it first.
     ns3_dupacks_at_recover_restart: bool,
+    /// F-RTO (RFC 5682) as Linux runs it by default: after a timeout outside recovery, the
+    /// first ACK that advances SND.UNA sends new data instead of retransmitting, and an ACK
+    /// of never-retransmitted data then undoes the timeout (ns-3.44 has none).
+    frto: bool,
+    /// Without SACK, a duplicate ACK that adds a guessed SACK delivers one segment and a
+    /// cumulative ACK max(acked − guessed, 1), as Linux counts `tp->delivered`; ns-3.44 counts
+    /// nothing on a duplicate ACK.
+    reno_sack_delivered: bool,
 }
 
 impl TcpOptions {
@@ -215,6 +223,8 @@ impl TcpOptions {
             ns3_recut_retransmissions: Some(c.ns3_recut_retransmissions),
             nextseg_rule_3: Some(c.nextseg_rule_3),
             ns3_dupacks_at_recover_restart: Some(c.ns3_dupacks_at_recover_restart),
+            frto: Some(c.frto),
+            reno_sack_delivered: Some(c.reno_sack_delivered),
         }
     }
 

@@ -70,13 +70,13 @@ fn wave_recovers_at_every_handover_instant_with_a_bounded_spread() {
 #[test]
 fn wave_recovers_at_every_handover_instant_in_the_papers_mode_without_sack() {
     // The scenario's default: SACK off (seed 003's ns-3.23), Wave on Linux's TCP. After
-    // L1 -> L2 the outcome is as stable as with SACK. After L2 -> L1 every run leaves fast
-    // recovery once (on ns-3's rule for duplicate ACKs at the recovery point it re-entered
-    // it 202–378 times at 3 of these 6 instants), but the time still depends on the instant:
-    // 1.6–2.0 s when the ~500 segments lost with L2's queue are repaired by one fast recovery
-    // and one timeout, 13.8–18.0 s after three timeouts, whose go-back-N Wave sends one burst
-    // per TxTime while the authors' ACK-train rules (a train that begins at a duplicate ACK)
-    // stretch TxTime towards its 200 ms cap (docs/radio.md).
+    // L1 -> L2 the outcome is as stable as with SACK. After L2 -> L1 every run repairs the
+    // ~500 segments lost with L2's queue by one fast recovery and one timeout. Before the
+    // `linux` profile counted a Reno duplicate ACK as one delivered segment (Linux
+    // `tcp_add_reno_sack`, `tcp.reno_sack_delivered`) and ran F-RTO (`tcp.frto`), 2 of these
+    // 6 instants took three timeouts and 13.8-18.0 s against 1.6-2.0 s. What is left of the
+    // spread (2.1-6.2 s) is the go-back-N's pace: one burst per TxTime, at the TxTime Wave
+    // had on L2, since ACCE measures only bursts of new data (docs/algorithms.md).
     let l1_to_l2 = ["run.duration=90s", "vertical_handover.events.0.outage=2s"];
     assert_stable("SACK off, L1->L2 HT 2 s", &sweep(&l1_to_l2, 6), 2.0);
     let l2_to_l1 = [
@@ -85,6 +85,7 @@ fn wave_recovers_at_every_handover_instant_in_the_papers_mode_without_sack() {
         "vertical_handover.events.0.to=0",
         "vertical_handover.events.0.outage=0.5s",
     ];
+    let mut rec = Vec::new();
     for k in 0..6 {
         let mut ov: Vec<String> = l2_to_l1.iter().map(|s| s.to_string()).collect();
         ov.push(format!(
@@ -93,15 +94,15 @@ fn wave_recovers_at_every_handover_instant_in_the_papers_mode_without_sack() {
         ));
         let s = run(&ov);
         let f = &s.flows[0];
-        let rec = s.radio.unwrap().vertical_handover.unwrap().events[0].recovery_s;
         assert!(
-            f.fast_recoveries == 1 && f.timeouts <= 3 && rec.is_some_and(|r| r < 20.0),
-            "SACK off, L2->L1 HT 0.5 s, instant {k}: {} fast recoveries, {} timeouts, \
-             recovery {rec:?}",
+            f.fast_recoveries == 1 && f.timeouts == 1,
+            "SACK off, L2->L1 HT 0.5 s, instant {k}: {} fast recoveries, {} timeouts",
             f.fast_recoveries,
             f.timeouts
         );
+        rec.push(s.radio.unwrap().vertical_handover.unwrap().events[0].recovery_s);
     }
+    assert_stable("SACK off, L2->L1 HT 0.5 s", &rec, 4.5);
 }
 
 /// Wave without SACK over the GEO link leaves fast recovery after the handover's loss

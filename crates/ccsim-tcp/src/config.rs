@@ -143,6 +143,21 @@ pub struct TcpConfig {
     /// RFC 6582 §3.2 step 2 ("more than recover"): the duplicates a go-back-N resent produce
     /// are not a new loss.
     pub ns3_dupacks_at_recover_restart: bool,
+    /// F-RTO (RFC 5682) as Linux 4.14 runs it by default (`net.ipv4.tcp_frto = 2`, SACK or
+    /// not; `tcp_enter_loss`, `tcp_process_loss`, `tcp_xmit_recovery`), armed by a timeout
+    /// outside recovery or one that repeats with SND.UNA unmoved: the first ACK that advances
+    /// SND.UNA sends new data instead of retransmitting (step 2.b); an ACK of a
+    /// never-retransmitted segment below the recovery point then undoes the timeout (step
+    /// 3.b: loss marks cleared, cwnd and ssthresh restored, Open); a duplicate ACK proves the
+    /// loss real (3.a). Off: every timeout is a plain go-back-N (ns-3.44).
+    pub frto: bool,
+    /// Without SACK, count the segments a duplicate ACK or a cumulative ACK delivers as Linux
+    /// does (`tcp_add_reno_sack`: one per duplicate ACK that adds a guessed SACK;
+    /// `tcp_remove_reno_sacks`: `max(acked − guessed, 1)` per cumulative ACK, the rest were
+    /// counted by the duplicates): what `rs.acked_sacked` (full-control algorithms, TCP Wave)
+    /// and PRR's DeliveredData see. Off: a duplicate ACK delivers nothing and a cumulative ACK
+    /// everything it covers (ns-3.44, whose `AddRenoSack` tells no rate sample).
+    pub reno_sack_delivered: bool,
 }
 
 impl TcpConfig {
@@ -186,6 +201,8 @@ impl TcpConfig {
                 ns3_recut_retransmissions: true,
                 nextseg_rule_3: true,
                 ns3_dupacks_at_recover_restart: true,
+                frto: false,
+                reno_sack_delivered: false,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -225,6 +242,8 @@ impl TcpConfig {
                 ns3_recut_retransmissions: false,
                 nextseg_rule_3: false,
                 ns3_dupacks_at_recover_restart: false,
+                frto: true,
+                reno_sack_delivered: true,
             },
         }
     }

@@ -3,60 +3,19 @@
 //! golden cases AN and CN in `validation/golden/ns3/`).
 
 use ccsim_cca::CongState;
-use ccsim_core::Time;
-use ccsim_net::{TcpFlags, TcpSegment};
 use ccsim_tcp::{TcpConfig, TcpSender};
 
-const MSS: u32 = 1000;
-
-fn ms(x: u64) -> Time {
-    Time::from_millis(x)
-}
+mod common;
+use common::{ack, connected, drain, ms};
 
 /// A connected ns-3-profile NewReno sender without SACK, unlimited data.
 fn sender(tweak: impl FnOnce(&mut TcpConfig)) -> TcpSender {
     let mut cfg = TcpConfig {
-        mss: MSS,
-        snd_buf: 1 << 20,
-        rcv_buf: 1 << 20,
         sack: false,
         ..TcpConfig::default()
     };
     tweak(&mut cfg);
-    let cca = ccsim_cca::build("newreno", &serde_json::Map::new()).unwrap();
-    let mut s = TcpSender::new(cfg, cca, None);
-    s.start(Time::ZERO);
-    let syn = s.poll_transmit(Time::ZERO).unwrap();
-    let synack = TcpSegment {
-        flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK),
-        ack: 1,
-        window: 1 << 20,
-        timestamps: true,
-        ts_ecr: syn.ts_val,
-        ..Default::default()
-    };
-    s.on_segment(ms(100), &synack);
-    let hs = s.poll_transmit(ms(100)).unwrap();
-    assert_eq!(hs.payload, 0, "the handshake's ACK goes first");
-    s
-}
-
-fn drain(s: &mut TcpSender, now: Time) -> Vec<(u64, bool)> {
-    std::iter::from_fn(|| s.poll_transmit(now))
-        .map(|x| ((x.seq - 1) / MSS as u64, x.retransmission))
-        .collect()
-}
-
-/// A cumulative ACK of the first `n` segments (a duplicate ACK when it repeats the last one).
-fn ack(n: u64) -> TcpSegment {
-    TcpSegment {
-        flags: TcpFlags(TcpFlags::ACK),
-        ack: 1 + n * MSS as u64,
-        window: 1 << 20,
-        timestamps: true,
-        ts_ecr: 100,
-        ..Default::default()
-    }
+    connected(cfg, "newreno")
 }
 
 /// After a timeout the guessed SACKs are gone (`ResetRenoSack`), every segment is lost, and

@@ -548,6 +548,13 @@ impl CongestionOps for Bbr {
         }
     }
 
+    /// Linux `bbr_undo_cwnd`: keep cwnd, search for the full pipe again.
+    fn undo_cwnd(&mut self, tcb: &TcpState, _prior_cwnd: u32) -> u32 {
+        (self.full_bandwidth, self.full_bandwidth_count) = (0, 0);
+        self.is_pipe_filled = false;
+        tcb.cwnd
+    }
+
     /// `CwndEvent`.
     fn cwnd_event(&mut self, tcb: &mut TcpState, event: CaEvent) {
         match event {

@@ -71,6 +71,9 @@
 //!    new fast recovery, and with Wave's window closed to the flight on every ACK each
 //!    spurious partial-ACK retransmission draws the next duplicates: ~450 episodes in 280 s
 //!    on seed 003's GEO link, against one on Linux's (docs/tcp-model.md).
+//!    The profile also counts a Reno duplicate ACK as one delivered segment in
+//!    `rs.acked_sacked` as Linux does (`tcp.reno_sack_delivered`, `tcp_add_reno_sack`; ns-3
+//!    counts none), which is what Wave's ACK count sees in fast recovery, and runs F-RTO.
 //!
 //! # ACCE, per burst ("round")
 //!
@@ -248,6 +251,12 @@ impl CongestionOps for Wave {
         if self.initialized && new_state == CongState::Open {
             self.delta_segments = 0;
         }
+    }
+
+    /// `wavetcp_undo_cwnd`: "Not implemented yet. We stick to the decision made earlier":
+    /// cwnd stays as it is.
+    fn undo_cwnd(&mut self, tcb: &TcpState, _prior_cwnd: u32) -> u32 {
+        tcb.cwnd
     }
 
     /// `wavetcp_cwnd_event`: the first transmission starts the bursts.

@@ -80,6 +80,16 @@ impl Scoreboard {
         self.retx_hint = self.head_index;
     }
 
+    /// Linux `tcp_undo_cwnd_reduction(sk, true)`: the loss episode proved spurious, so no
+    /// segment is lost any more (retransmissions in flight stay counted).
+    pub fn unmark_lost(&mut self) {
+        for s in self.segs.iter_mut() {
+            s.lost = false;
+        }
+        self.lost_bytes = 0;
+        self.lost_frontier = self.head_index;
+    }
+
     /// RFC 6675 NextSeg rule 1: the first lost, unSACKed segment not yet retransmitted.
     pub fn next_lost(&mut self) -> Option<(u64, u32)> {
         let mut end = self

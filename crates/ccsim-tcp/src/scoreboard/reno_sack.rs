@@ -14,10 +14,22 @@ impl Scoreboard {
     /// segment above the head that is not yet marked SACKed. The head is never marked — it
     /// is the segment the duplicate ACKs ask for. Nothing to mark leaves the count as it is.
     pub fn add_reno_sack(&mut self) {
-        let Some(pos) = self.segs.iter().skip(1).position(|s| !s.sacked) else {
-            return;
-        };
-        let pos = pos + 1;
+        if let Some(pos) = self.segs.iter().skip(1).position(|s| !s.sacked) {
+            self.mark_reno_sack(pos + 1);
+        }
+    }
+
+    /// [`add_reno_sack`](Self::add_reno_sack) in the Loss state, as Linux's counter works
+    /// there: `tcp_limit_reno_sacked` keeps `sacked_out + lost_out <= packets_out`, so a
+    /// duplicate ACK can only account for a segment not marked lost (new data sent after the
+    /// go-back-N). Marks the first such segment above the head; none leaves the count as it is.
+    pub fn add_reno_sack_unlost(&mut self) {
+        if let Some(pos) = self.segs.iter().skip(1).position(|s| !s.sacked && !s.lost) {
+            self.mark_reno_sack(pos + 1);
+        }
+    }
+
+    fn mark_reno_sack(&mut self, pos: usize) {
         let s = &mut self.segs[pos];
         s.sacked = true;
         let len = s.len as u64;

@@ -37,12 +37,26 @@ impl TcpSender {
         if let Some(r) = rate.as_mut() {
             r.begin_ack();
         }
+        if ack > old_una {
+            self.undo.timeouts = 0; // Linux `tcp_ack`: `icsk_retransmits = 0`
+        }
+        // Linux `FLAG_ORIG_SACK_ACKED`: this ACK covers a segment never retransmitted, below
+        // the recovery point (`tcp_sacktag_one`, `tcp_clean_rtx_queue`).
+        let recover = self.episode.recover().unwrap_or(0);
+        let mut orig_acked = false;
+        let mut note_orig = |s: &crate::scoreboard::SegmentRecord| {
+            orig_acked |= !s.ever_retransmitted && s.seq + s.len as u64 <= recover;
+        };
+        self.reno_delivered = 0;
+        let guessed_before = self.sb.sacked_bytes();
+        let mut acked_segs = 0u64;
 
         // 1. RFC 6675 §5: update the scoreboard from the SACK blocks first.
         let mut ca_rtt = CaRtt::default();
         let newly_sacked = if self.cfg.sack && !seg.sack.is_empty() {
             self.sb
                 .on_sack_with(seg.sack.as_slice(), |s| {
+                    note_orig(s);
                     ca_rtt.on_sacked(s);
                     if let Some(r) = rate.as_mut() {
                         r.on_delivered(s, now)
@@ -66,21 +80,33 @@ impl TcpSender {
             && self.tcb.cong_state == CongState::Recovery
             && (0..(ack - old_una) / mss).any(|i| self.sb.retransmission_ends_at(ack - i * mss));
         self.recovery.set_safe_ack(safe_ack);
+        let sack = self.cfg.sack;
         let (newly_acked, _) = self.sb.on_cumulative_ack_with(ack, |s| {
+            if !(sack && s.sacked) {
+                note_orig(s);
+            }
+            acked_segs += 1;
             ca_rtt.on_acked(s);
             if let Some(r) = rate.as_mut() {
                 r.on_delivered(s, now)
             }
         });
         self.rate = rate;
-        if !self.cfg.sack {
+        let linux_loss = self.cfg.frto && self.tcb.cong_state == CongState::Loss;
+        if !self.cfg.sack && !linux_loss {
             // ns-3.44 `TcpTxBuffer::DiscardUpTo`: a guessed SACK on the new head moves up.
+            // (In Linux's Loss state the guessed SACKs are reset instead, [`super::undo`].)
             self.sb.move_reno_sack_off_head();
         }
         let ts_rtt = (self.cfg.timestamps && seg.timestamps && newly_acked > 0)
             .then(|| self.ts_elapsed(now, seg.ts_ecr));
-        let delivered = newly_acked + newly_sacked;
-        self.tcb.delivered += delivered;
+        let mut delivered = newly_acked + newly_sacked;
+        if self.cfg.reno_sack_delivered && !self.cfg.sack && newly_acked > 0 {
+            // Linux `tcp_remove_reno_sacks`: "One ACK acked hole. The rest eat duplicate
+            // ACKs", which already counted one segment each.
+            let guessed = guessed_before / mss;
+            delivered = (acked_segs.saturating_sub(guessed).max(1) * mss).min(newly_acked);
+        }
         self.tcb.last_acked_seq = ack;
         self.refresh_in_flight();
         // ns-3.44 `ReceivedAck` updates bytes in flight after the SACK and cumulative ACK
@@ -93,11 +119,19 @@ impl TcpSender {
         } else {
             ack == old_una && ack < self.tcb.high_tx_mark
         };
+        if self.tcb.cong_state == CongState::Loss {
+            // Linux `tcp_process_loss`: undo and F-RTO ([`super::undo`]).
+            self.process_loss_ack(ack > old_una, is_dupack, orig_acked);
+        }
         self.tcb.last_acked_sacked_bytes = delivered.min(u32::MAX as u64) as u32;
         let old_dupacks = self.dupacks;
         if is_dupack {
             self.on_dupack(now, delivered);
         }
+        // The guessed SACKs this ACK added (`tcp.reno_sack_delivered`; 0 otherwise).
+        let delivered = delivered + self.reno_delivered;
+        self.tcb.delivered += delivered;
+        self.tcb.last_acked_sacked_bytes = delivered.min(u32::MAX as u64) as u32;
 
         // 5. `ProcessAck`: an ACK that does not advance SND.UNA counts one segment for
         // `PktsAcked` — in every state, Loss included (`DupAck` ignores it there, `ProcessAck`

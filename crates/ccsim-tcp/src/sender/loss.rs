@@ -34,6 +34,14 @@ impl Episode {
         matches!(*self, Episode::Active { recover, .. } if ack < recover)
     }
 
+    /// The recovery point of a running episode.
+    pub(super) fn recover(&self) -> Option<u64> {
+        match *self {
+            Episode::Active { recover, .. } => Some(recover),
+            Episode::None => None,
+        }
+    }
+
     /// SND.UNA has passed `recover` (or no episode runs).
     pub(super) fn passed(&self, una: u64) -> bool {
         !self.before_recover(una)
@@ -93,10 +101,11 @@ impl TcpSender {
             // Without SACK a duplicate ACK in recovery says one segment has left the network
             // (ns-3.44 `DupAck`: `AddRenoSack`). Pipe falls at the next transmission; the
             // recovery rule below still sees bytes in flight from before this ACK.
-            self.sb.add_reno_sack();
+            self.add_guessed_sack(false);
         }
         match self.tcb.cong_state {
             CongState::Recovery if !self.caps.full_control => {
+                let delivered = delivered + self.reno_delivered;
                 self.recovery.on_dupack(&mut self.tcb, delivered)
             }
             CongState::Disorder => {
@@ -126,7 +135,7 @@ impl TcpSender {
                     // SACK it needs no switch: the SACKed bytes have left the pipe, so
                     // cwnd − pipe allows new data (ns-3.44 documents limited transmit as
                     // always on with SACK).
-                    self.sb.add_reno_sack();
+                    self.add_guessed_sack(false);
                 }
             }
             _ => {}
@@ -143,6 +152,21 @@ impl TcpSender {
             && !matches!(self.tcb.cong_state, CongState::Recovery | CongState::Loss)
     }
 
+    /// One more guessed SACK (a duplicate ACK without SACK); `unlost`: only on a segment not
+    /// marked lost (the Loss state). With `tcp.reno_sack_delivered` the segment it marks counts
+    /// as delivered by this ACK (Linux `tcp_add_reno_sack`: `tp->delivered++`).
+    pub(super) fn add_guessed_sack(&mut self, unlost: bool) {
+        let before = self.sb.sacked_bytes();
+        if unlost {
+            self.sb.add_reno_sack_unlost();
+        } else {
+            self.sb.add_reno_sack();
+        }
+        if self.cfg.reno_sack_delivered {
+            self.reno_delivered += self.sb.sacked_bytes() - before;
+        }
+    }
+
     /// Linux's Reno hold at the recovery point applies: no SACK, and not ns-3's rule.
     pub(super) fn linux_reno_hold(&self) -> bool {
         !self.cfg.sack && !self.cfg.ns3_dupacks_at_recover_restart
@@ -151,11 +175,12 @@ impl TcpSender {
     /// ns-3 `TcpSocketBase::EnterRecovery` (RFC 6675 §5 step 4).
     fn enter_recovery(&mut self, delivered: u64) {
         self.stats.fast_recoveries += 1;
+        self.begin_undo();
         if !self.cfg.sack {
             // ns-3.44 `EnterRecovery` without SACK: the third duplicate ACK is one more
             // segment gone (`AddRenoSack`), and the head is lost (`MarkHeadAsLost`, which
             // also clears an earlier retransmission of it).
-            self.sb.add_reno_sack();
+            self.add_guessed_sack(false);
             self.sb.mark_head_lost();
         } else if !self.sb.head_is_lost() {
             self.sb.mark_head_lost();
@@ -191,6 +216,7 @@ impl TcpSender {
             self.sb.reset_reno_sacks();
         }
         self.enter_loss(now, true);
+        self.undo.timeouts += 1;
     }
 
     /// Enters the Loss state: every unSACKed segment is lost and cwnd restarts from one
@@ -204,6 +230,18 @@ impl TcpSender {
         }
         let in_flight_before = self.tcb.bytes_in_flight;
         let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
+        // Linux `tcp_enter_loss`: a new episode (not a timeout inside recovery, nor one
+        // repeating with SND.UNA unmoved) takes fresh undo state.
+        let state = self.tcb.cong_state;
+        if matches!(state, CongState::Open | CongState::Disorder)
+            || self.episode.passed(self.tcb.last_acked_seq)
+            || (state == CongState::Loss && self.undo.timeouts == 0)
+        {
+            self.begin_undo();
+        }
+        if timeout {
+            self.arm_frto();
+        }
         self.sb.mark_all_lost();
         self.refresh_in_flight();
         // RFC 5681 §3.1 / Linux `tcp_enter_loss`: a repeated timeout of the same

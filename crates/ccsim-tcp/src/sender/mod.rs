@@ -12,6 +12,7 @@
 //! - [`transmit`]: what to send next (NextSeg, the forced retransmissions, pacing);
 //! - [`rtt`]: the RTT history, timestamps and the RTO value;
 //! - [`burst`]: TCP Wave's burst mode;
+//! - [`undo`]: Linux's undo of spurious timeouts and F-RTO (`linux` profile);
 //! - the application's writes are [`crate::app`].
 //!
 //! Call order toward the congestion control follows ns-3.44 `TcpSocketBase::ProcessAck`,
@@ -24,6 +25,7 @@ mod handshake;
 mod loss;
 mod rtt;
 mod transmit;
+mod undo;
 
 use crate::app::BulkSendApp;
 use crate::config::TcpConfig;
@@ -38,6 +40,7 @@ use ccsim_net::TcpSegment;
 use handshake::Phase;
 use loss::{Episode, Forced};
 use rtt::RttHistory;
+use undo::Undo;
 
 /// Initial sequence number of the SYN; data starts at `ISS + 1`.
 const ISS: u64 = 0;
@@ -51,6 +54,8 @@ pub struct SenderStats {
     pub retx_bytes: u64,
     pub rto_count: u64,
     pub fast_recoveries: u64,
+    /// Timeouts undone as spurious (F-RTO step 3.b, `tcp.frto`).
+    pub loss_undos: u64,
 }
 
 pub struct TcpSender {
@@ -83,6 +88,10 @@ pub struct TcpSender {
     episode: Episode,
     /// Retransmissions recovery forces out regardless of cwnd.
     forced: Forced,
+    /// Linux's undo and F-RTO state (`tcp.frto`).
+    undo: Undo,
+    /// Bytes this ACK's guessed SACKs deliver (`tcp.reno_sack_delivered`).
+    reno_delivered: u64,
     /// A forced retransmission already accounted as sent during ACK processing
     /// (`ns3_retransmit_before_cong_control`); `poll_transmit` hands it out first.
     sent_in_ack: Option<TcpSegment>,
@@ -133,6 +142,8 @@ impl TcpSender {
             recovery: Recovery::new(cfg.recovery, cfg.ns3_prr_quirks),
             episode: Episode::None,
             forced: Forced::default(),
+            undo: Undo::default(),
+            reno_delivered: 0,
             sent_in_ack: None,
             dupacks: 0,
             rwnd: cfg.rcv_buf,

@@ -35,6 +35,22 @@ impl TcpSender {
         // ns-3.44 semantics: the flow is cwnd-limited when cwnd has no room for another full
         // segment at the moment the sender stops (a receive-window or application limit is not).
         self.tcb.is_cwnd_limited = (self.tcb.cwnd as u64) < in_flight + mss as u64;
+        if self.undo.send_new {
+            // F-RTO step 2.b (Linux `tcp_xmit_recovery`, `REXMIT_NEW`): new data instead of
+            // the lost segments; if none can leave, F-RTO ends and they go.
+            if let Some(seg) = self.poll_new_data(now, avail, in_flight) {
+                return Some(seg);
+            }
+            self.undo.send_new = false;
+            if self
+                .episode
+                .recover()
+                .is_some_and(|r| self.tcb.high_tx_mark > r)
+            {
+                return None;
+            }
+            self.undo.frto = false;
+        }
         // RFC 6675 NextSeg rule 1: lost segments first.
         if avail >= 1 {
             if let Some((seq, len)) = self.sb.next_lost() {
@@ -47,7 +63,13 @@ impl TcpSender {
                 return None;
             }
         }
-        // Rule 2: new data, within the send buffer and the receiver's window.
+        self.poll_new_data(now, avail, in_flight)
+    }
+
+    /// NextSeg rule 2 (new data, within the send buffer and the receiver's window), else
+    /// rule 3; `avail` is cwnd's room.
+    fn poll_new_data(&mut self, now: Time, avail: u64, in_flight: u64) -> Option<TcpSegment> {
+        let mss = self.tcb.mss;
         let next = self.tcb.next_tx_seq;
         let limit = self.app.limit_seq();
         if next >= limit {
