@@ -26,12 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+# The same host description as the dumbbell goldens (this directory is on sys.path).
+from run_reference import host_info
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -40,18 +42,6 @@ DEFAULT_OUT = REPO / "validation" / "golden" / "ns3" / "mesh"
 
 # Cell-link presets of SCENARIO.md (R_i-C_i rate, bit/s).
 PRESETS = {"paper": 350_000_000, "lena": 37_000_000}
-
-
-def host_info() -> str:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cpu, {cpu}"
 
 
 def ns3_version() -> str:

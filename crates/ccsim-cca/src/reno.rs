@@ -18,6 +18,8 @@
 //! `TcpReno::NewAck`: "First new ACK after fast recovery: reset cwnd" to ssthresh), and to allow
 //! a new fast retransmit without RFC 6582's `recover` guard (`DupAck`: `count == 3 &&
 //! !m_inFastRec`). The exact sender duties are on [`RecoveryPolicy::Reno`].
+//!
+//! [`RecoveryPolicy::Reno`]: crate::RecoveryPolicy::Reno
 
 use crate::ns3num::cast_u32;
 use crate::{CongestionOps, TcpState};

@@ -16,6 +16,8 @@
 //! There is no fast recovery. The cwnd = 1 MSS and go-back-N steps belong to the sender, which
 //! learns it from [`RecoveryPolicy::Tahoe`] (the exact duties are documented there). 4.3BSD
 //! rounds ssthresh down to whole segments; ns-3.23 does not, and neither does ccsim.
+//!
+//! [`RecoveryPolicy::Tahoe`]: crate::RecoveryPolicy::Tahoe
 
 use crate::{reno, CongestionOps, TcpState};
 
