@@ -165,10 +165,12 @@ def seed003_table1(ctx: Context) -> Outcome:
         "no new fast recovery. On ns-3's rule (`tcp.ns3_dupacks_at_recover_restart`) Wave "
         "re-entered recovery ~450 times in 280 s over L2 (225,000–231,000 retransmissions, "
         "4.1 Mb/s); on Linux's it recovers once and then runs at L2's rate (1,362–9,944 "
-        "retransmissions, bracketed). Wave L2→L1 at HT 0.5 s still depends on the instant: "
-        "1.6–2.0 s when one fast recovery and one timeout repair the segments lost with L2's "
-        "queue, 4.9–6.4 s after two or three timeouts, whose go-back-N Wave sends one burst "
-        "per TxTime while a train that begins at a duplicate ACK (the module's rule) stretches "
-        "TxTime (docs/radio.md)."
+        "retransmissions, bracketed). The `linux` profile also runs F-RTO and counts a Reno "
+        "duplicate ACK as one delivered segment, as Linux 4.14 does (`tcp.frto`, "
+        "`tcp.reno_sack_delivered`, docs/tcp-model.md): Wave L2→L1 at HT 0.5 s now takes one "
+        "fast recovery and one timeout at every instant (before: up to three timeouts and "
+        "13.8–18.0 s at 13 ms shifts). Its time still spreads (1.9–5.3 s): the timeout's "
+        "go-back-N leaves one burst per TxTime, and ACCE, which measures only bursts of new "
+        "data, keeps the TxTime Wave had on L2 at the handover (docs/algorithms.md)."
     )
     return out
