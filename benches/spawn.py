@@ -22,10 +22,10 @@ def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str, float]
     ru_maxrss (and getrusage(RUSAGE_SELF) inside the program) would otherwise count the
     interpreter's memory copied by fork() before exec()."""
     cmd = ["/bin/sh", "-c", '"$@"; exit $?', "sh", *cmd]
-    with tempfile.TemporaryFile() as out:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         actions = [
             (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
         ]
         exe = cmd[0] if os.sep in cmd[0] else shutil.which(cmd[0])
         old = os.getcwd()
@@ -39,8 +39,12 @@ def measure(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str, float]
             os.chdir(old)
         out.seek(0)
         text = out.read().decode()
+        err.seek(0)
+        # Kept only to explain a failure: the last lines say why the child stopped.
+        err_tail = err.read().decode(errors="replace").splitlines()[-20:]
     if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"command failed ({status}): {shlex.join(cmd)}")
+        detail = "\n".join(err_tail)
+        raise RuntimeError(f"command failed ({status}): {shlex.join(cmd)}\n{detail}")
     return wall, ru.ru_maxrss / 1024.0, text, ru.ru_utime + ru.ru_stime
 
 

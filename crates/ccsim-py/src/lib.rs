@@ -8,6 +8,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use std::cmp::Ordering;
 use std::sync::{Mutex, MutexGuard};
 
 create_exception!(
@@ -167,10 +168,13 @@ fn columns_dict<'py>(
     Ok(d)
 }
 
+/// One column of a series table: (name, numpy dtype, doc).
+type ColumnSpec = (String, String, String);
+
 /// The time-series tables' columns, declared once in Rust: {table: [(name, numpy dtype,
 /// doc)]} for `flows`, `queues` and `radio`.
 #[pyfunction]
-fn series_columns() -> Vec<(String, Vec<(String, String, String)>)> {
+fn series_columns() -> Vec<(String, Vec<ColumnSpec>)> {
     use ccsim_core::columns::ColumnDoc;
     use ccsim_scenario::metrics::{FlowSeries, QueueSeries};
     use ccsim_scenario::radio_glue::RadioSeries;
@@ -198,7 +202,14 @@ fn link_change_phases(
     t_off: f64,
     end_s: f64,
 ) -> PyResult<String> {
-    if t.len() != delivered.len() || t.windows(2).any(|w| !(w[0] <= w[1])) {
+    // `partial_cmp` also rejects NaN, which is neither ordered nor increasing.
+    let increasing = t.windows(2).all(|w| {
+        matches!(
+            w[0].partial_cmp(&w[1]),
+            Some(Ordering::Less | Ordering::Equal)
+        )
+    });
+    if t.len() != delivered.len() || !increasing {
         return Err(PyValueError::new_err(
             "t and delivered must have the same length, with t in increasing order",
         ));
