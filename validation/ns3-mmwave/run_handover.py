@@ -192,7 +192,8 @@ def convert(
         "min_rto_ms": 200,
         "rlc_buffer_bytes": 10_000_000,
         "wall_time_s": None if wall is None else round(wall, 1),
-        "load_note": "wall time under nice -n 5 on a shared 2-core machine (load 10-15)",
+        "load_note": f"wall time under nice -n {a.nice} on a shared 2-core machine; load "
+        f"average at the end {os.getloadavg()[1]:.1f} (5 min)",
         "phase_bounds_s": {k: [round(v[0], 3), round(v[1], 3)] for k, v in phases.items()},
         "events": events,
         "handover_gaps": handover_gaps(rows, events),
