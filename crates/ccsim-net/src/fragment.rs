@@ -93,7 +93,11 @@ impl Iterator for Fragments {
     fn next(&mut self) -> Option<Packet> {
         let offset = self.offset?;
         let more = self.payload > offset + self.chunk;
-        let len = if more { self.chunk } else { self.payload - offset };
+        let len = if more {
+            self.chunk
+        } else {
+            self.payload - offset
+        };
         let p = &self.whole;
         let mut f = *p;
         f.ip_bytes = IPV4_HEADER_BYTES + len;
