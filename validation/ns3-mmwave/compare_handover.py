@@ -6,13 +6,18 @@ README.md section 8), per phase (A in LOS, both blocked, B in LOS) and per hando
     python validation/ns3-mmwave/compare_handover.py                  # needs `import ccsim`
     python validation/ns3-mmwave/compare_handover.py --set radio.handover.forward_loss_bytes=0
     python validation/ns3-mmwave/compare_handover.py --seeds 1 2 3 --markdown
+    python validation/ns3-mmwave/compare_handover.py --cc TcpCubic --seeds 1 2 3
+    python validation/ns3-mmwave/compare_handover.py --distribution 20   # handover times only
 
 Per phase: goodput (application bytes in order), RTT (ns3-mmwave: mean of the per-ACK samples;
 ccsim: mean of its smoothed RTT sampled every ms), data segments retransmitted, entries into
 fast recovery and into loss (RTO). ccsim counts the entries from its 1 ms congestion-state
 samples. Per handover: the longest run of milliseconds without in-order delivery in the
 following second and the retransmissions, recoveries and RTOs in that second, as
-run_handover.py computes them for the reference. Nothing here changes ccsim: it reports.
+run_handover.py computes them for the reference. With --distribution N: when ccsim hands over
+between the two mmWave cells over seeds 1..N, against every golden handover run (any TCP: the
+reference's channel draws depend on its traffic, so each run is another draw). Nothing here
+changes ccsim: it reports.
 """
 
 from __future__ import annotations
@@ -86,6 +91,45 @@ def run_ccsim(cc: str, seed: int, extra: list[str], duration: float) -> dict:
     }
 
 
+def mmwave_handovers(hos: list[dict]) -> list[tuple[float, int, int]]:
+    """(time, from, to) of the handovers between mmWave cells (ccsim sites 1, 2; LTE is 0)."""
+    return [(h["t_s"], h["from"], h["to"]) for h in hos if h["from"] and h["to"]]
+
+
+def distribution(n: int, cc: str, extra: list[str]) -> None:
+    """First A->B handover and mmWave handover counts: ccsim seeds 1..n against the goldens."""
+    import statistics
+
+    import ccsim
+
+    print("ns3-mmwave runs (first A->B, mmWave handovers, LTE switches):")
+    for f in sorted(GOLDEN.glob("handover_*_dc_s*.json")):
+        g = json.loads(f.read_text())
+        hos = [e for e in g["events"] if e["kind"] == "enb_ho_start"]
+        lte = [e for e in g["events"] if e["kind"] == "switch_to_lte"]
+        first = f"{hos[0]['t_s']:.3f} s" if hos else "none"
+        print(f"  {f.stem}: {first}, {len(hos)}, {len(lte)}")
+    firsts, counts = [], []
+    for seed in range(1, n + 1):
+        res = ccsim.run(
+            SCENARIO,
+            set=[f"flows.0.cca={CCSIM_CCA[cc]}", f"run.seed={seed}", "run.duration=6s", *extra],
+        )
+        hos = res.summary["radio"]["handovers"] or []
+        mm = mmwave_handovers(hos)
+        lte = sum(1 for h in hos if h["to"] == 0)
+        firsts.append(mm[0][0] if mm else None)
+        counts.append(len(mm))
+        first = f"{mm[0][0]:.3f} s" if mm else "none"
+        print(f"  ccsim seed {seed}: {first}, {len(mm)}, {lte}")
+    f = [x for x in firsts if x is not None]
+    print(
+        f"ccsim over {n} seeds: first A->B median {statistics.median(f):.2f} s"
+        f" (range {min(f):.2f}-{max(f):.2f}, none in {n - len(f)});"
+        f" mmWave handovers median {statistics.median(counts)} (range {min(counts)}-{max(counts)})"
+    )
+
+
 def pct(a: float, b: float) -> str:
     return f"{100 * (a - b) / b:+.1f} %" if b else "n/a"
 
@@ -97,7 +141,11 @@ def main() -> None:
     ap.add_argument("--golden-seed", type=int, default=1)
     ap.add_argument("--set", action="append", default=[], help="ccsim override key=value")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--distribution", type=int, metavar="N", help="handover times, seeds 1..N")
     args = ap.parse_args()
+    if args.distribution:
+        distribution(args.distribution, args.cc, args.set)
+        return
     g = json.loads(
         (GOLDEN / f"handover_{args.cc.lower()[3:]}_dc_s{args.golden_seed}.json").read_text()
     )

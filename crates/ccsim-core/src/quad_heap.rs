@@ -6,6 +6,12 @@
 //! its path once (into the hole above it), and four children per node halve the levels: a
 //! heap of tens of events is two or three levels deep. Callgrind on case A: see
 //! benches/README.md.
+//!
+//! The smallest entry may sit in a `front` slot outside the array: an entry pushed while it is
+//! smaller than everything held goes there, and the next pop takes it without a sift. On the
+//! per-packet path the event just scheduled is often the very next one (a link's next
+//! end-of-transmission 120 ns on, a delay line's next head), so most such pairs never touch
+//! the array. The order is the heap's order: only where the minimum is kept changes.
 
 /// Keys compare as one integer; the event queue packs (time, sequence) into it.
 pub type Key = u128;
@@ -20,6 +26,8 @@ struct Entry<T> {
 
 pub struct QuadHeap<T> {
     v: Vec<Entry<T>>,
+    /// The smallest entry when it is smaller than every entry of `v` (invariant), else `None`.
+    front: Option<Entry<T>>,
 }
 
 impl<T: Copy> Default for QuadHeap<T> {
@@ -32,29 +40,49 @@ impl<T: Copy> QuadHeap<T> {
     pub fn with_capacity(capacity: usize) -> Self {
         QuadHeap {
             v: Vec::with_capacity(capacity),
+            front: None,
         }
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.v.len()
+        self.v.len() + usize::from(self.front.is_some())
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.v.is_empty()
+        self.front.is_none() && self.v.is_empty()
     }
 
     /// The smallest key.
     #[inline]
     pub fn peek_key(&self) -> Option<Key> {
-        self.v.first().map(|e| e.key)
+        match self.front {
+            Some(f) => Some(f.key),
+            None => self.v.first().map(|e| e.key),
+        }
     }
 
-    #[inline]
+    // The front-slot test inlined where events are scheduled; the sift stays out of line.
+    #[inline(always)]
     pub fn push(&mut self, key: Key, item: T) {
-        let mut i = self.v.len();
         let new = Entry { key, item };
+        match self.front {
+            // Smaller than the front: the front joins the array, the new entry takes its place.
+            Some(f) if key < f.key => {
+                self.front = Some(new);
+                self.push_array(f);
+            }
+            Some(_) => self.push_array(new),
+            None if self.v.first().is_none_or(|e| key < e.key) => self.front = Some(new),
+            None => self.push_array(new),
+        }
+    }
+
+    #[inline(never)]
+    fn push_array(&mut self, new: Entry<T>) {
+        let key = new.key;
+        let mut i = self.v.len();
         self.v.push(new);
         // Move parents down into the hole until the new key's place is found.
         while i > 0 {
@@ -72,6 +100,9 @@ impl<T: Copy> QuadHeap<T> {
     /// Removes and returns the entry with the smallest key.
     #[inline]
     pub fn pop(&mut self) -> Option<(Key, T)> {
+        if let Some(f) = self.front.take() {
+            return Some((f.key, f.item));
+        }
         let last = self.v.pop()?;
         let n = self.v.len();
         if n == 0 {
@@ -144,5 +175,31 @@ mod tests {
         }
         assert!(heap.is_empty());
         assert_eq!(heap.pop(), None);
+    }
+
+    /// The front slot: a key below everything goes there, a smaller one moves it into the
+    /// array, and pops still come out in key order with the right lengths.
+    #[test]
+    fn front_slot_keeps_the_order() {
+        let mut heap = QuadHeap::default();
+        heap.push(50, 'c');
+        assert_eq!(
+            heap.front.map(|e| e.item),
+            Some('c'),
+            "first entry goes to the front"
+        );
+        heap.push(40, 'b');
+        assert_eq!(heap.front.map(|e| e.item), Some('b'));
+        assert_eq!(heap.v.len(), 1, "the displaced front joined the array");
+        heap.push(60, 'd');
+        heap.push(45, 'x');
+        assert_eq!(heap.len(), 4);
+        assert_eq!(heap.pop(), Some((40, 'b')));
+        assert!(heap.front.is_none());
+        heap.push(10, 'a');
+        assert_eq!(heap.front.map(|e| e.item), Some('a'));
+        let order: Vec<_> = std::iter::from_fn(|| heap.pop().map(|e| e.1)).collect();
+        assert_eq!(order, ['a', 'x', 'c', 'd']);
+        assert!(heap.is_empty());
     }
 }

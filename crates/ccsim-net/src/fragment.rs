@@ -51,7 +51,7 @@ impl Hasher for KeyHasher {
     }
 }
 
-type KeyMap<V> = HashMap<(NodeId, NodeId, u16), V, BuildHasherDefault<KeyHasher>>;
+type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 
 /// ns-3's `Ipv4L3Protocol::FragmentExpirationTimeout` default.
 pub const FRAGMENT_TIMEOUT: Time = Time::from_secs(30);
@@ -60,23 +60,51 @@ pub const FRAGMENT_TIMEOUT: Time = Time::from_secs(30);
 /// of `(mtu − 20)` rounded down to 8 bytes, the last one shorter; a fragment being
 /// fragmented again keeps its offset and its MF flag on the last piece. `p` must be larger
 /// than `mtu`, and `mtu` at least 28.
-pub fn fragment(p: &Packet, mtu: u32, mut emit: impl FnMut(Packet)) {
-    debug_assert!(p.ip_bytes > mtu && mtu >= IPV4_HEADER_BYTES + 8);
-    let payload = p.ip_bytes - IPV4_HEADER_BYTES;
-    let chunk = (mtu - IPV4_HEADER_BYTES) & !7;
-    let mut offset = 0;
-    loop {
-        let more = payload > offset + chunk;
-        let len = if more { chunk } else { payload - offset };
+pub fn fragment(p: &Packet, mtu: u32, emit: impl FnMut(Packet)) {
+    Fragments::new(*p, mtu).for_each(emit);
+}
+
+/// [`fragment`] as an iterator that owns its datagram, so that a caller can place each
+/// fragment (into the packet arena, onto a link) before the next is made, with no buffer.
+pub struct Fragments {
+    whole: Packet,
+    payload: u32,
+    chunk: u32,
+    /// Offset of the next fragment; `None` once the last one is out.
+    offset: Option<u32>,
+}
+
+impl Fragments {
+    pub fn new(whole: Packet, mtu: u32) -> Self {
+        debug_assert!(whole.ip_bytes > mtu && mtu >= IPV4_HEADER_BYTES + 8);
+        Fragments {
+            whole,
+            payload: whole.ip_bytes - IPV4_HEADER_BYTES,
+            chunk: (mtu - IPV4_HEADER_BYTES) & !7,
+            offset: Some(0),
+        }
+    }
+}
+
+impl Iterator for Fragments {
+    type Item = Packet;
+
+    #[inline]
+    fn next(&mut self) -> Option<Packet> {
+        let offset = self.offset?;
+        let more = self.payload > offset + self.chunk;
+        let len = if more {
+            self.chunk
+        } else {
+            self.payload - offset
+        };
+        let p = &self.whole;
         let mut f = *p;
         f.ip_bytes = IPV4_HEADER_BYTES + len;
         f.ip.frag_offset = p.ip.frag_offset + offset;
         f.ip.more_fragments = more || p.ip.more_fragments;
-        emit(f);
-        offset += len;
-        if !more {
-            return;
-        }
+        self.offset = more.then_some(offset + len);
+        Some(f)
     }
 }
 
@@ -101,11 +129,8 @@ struct FragmentSet {
 impl FragmentSet {
     /// ns-3 `Fragments::AddFragment`: after every piece at the same or a lower offset.
     fn add(&mut self, piece: Piece, more: bool) {
-        let at = self
-            .pieces
-            .iter()
-            .position(|q| q.offset > piece.offset)
-            .unwrap_or(self.pieces.len());
+        // Pieces are sorted by offset: the first one above it (an in-order arrival: the end).
+        let at = self.pieces.partition_point(|q| q.offset <= piece.offset);
         if at == self.pieces.len() {
             self.more = more;
         }
@@ -149,10 +174,20 @@ pub struct ReassemblyStats {
     pub expired: u64,
 }
 
+/// ns-3's reassembly key: (source, destination, identification); one protocol (TCP).
+type Key = (NodeId, NodeId, u16);
+
 /// Reassembly buffers of every destination, keyed as ns-3 keys them.
+///
+/// The set that took the last fragment is kept apart from the map (`open`): a datagram's
+/// fragments usually arrive one after another, so each of them finds its set there without
+/// hashing, and a set completed there never enters the map (three map operations per
+/// fragment were most of reassembly's ~240 instructions per fragment on seed 002). Which of
+/// the two holds a set changes nothing else: a key is in at most one of them.
 #[derive(Default)]
 pub struct Reassembly {
     sets: KeyMap<FragmentSet>,
+    open: Option<(Key, FragmentSet)>,
     /// Emptied piece lists, reused so that steady state allocates nothing.
     spare: Vec<Vec<Piece>>,
     pub stats: ReassemblyStats,
@@ -165,7 +200,21 @@ impl Reassembly {
 
     /// Incomplete datagrams held now.
     pub fn pending(&self) -> usize {
-        self.sets.len()
+        self.sets.len() + usize::from(self.open.is_some())
+    }
+
+    /// Makes `key`'s set, if there is one, the open set (parking the open one in the map).
+    #[inline]
+    fn open(&mut self, key: Key) {
+        if self.open.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        if let Some((k, set)) = self.open.take() {
+            self.sets.insert(k, set);
+        }
+        if !self.sets.is_empty() {
+            self.open = self.sets.remove(&key).map(|set| (key, set));
+        }
     }
 
     /// Takes the fragment `id` (still in `arena`) at its destination. Returns the datagram
@@ -181,26 +230,30 @@ impl Reassembly {
         };
         let more = p.ip.more_fragments;
         let (seq, ts) = (p.tcp.seq, p.tcp.ts_val);
+        self.open(key);
         if self
-            .sets
-            .get(&key)
-            .is_some_and(|s| now >= s.created + FRAGMENT_TIMEOUT)
+            .open
+            .as_ref()
+            .is_some_and(|(_, s)| now >= s.created + FRAGMENT_TIMEOUT)
         {
-            let set = self.sets.remove(&key).unwrap();
+            let (_, set) = self.open.take().unwrap();
             self.stats.expired += 1;
             self.release(set, arena);
         }
         let spare = &mut self.spare;
-        let set = self.sets.entry(key).or_insert_with(|| FragmentSet {
-            created: now,
-            pieces: spare.pop().unwrap_or_default(),
-            more: true,
+        let (_, set) = self.open.get_or_insert_with(|| {
+            let set = FragmentSet {
+                created: now,
+                pieces: spare.pop().unwrap_or_default(),
+                more: true,
+            };
+            (key, set)
         });
         set.add(piece, more);
         if !set.is_entire() {
             return None;
         }
-        let set = self.sets.remove(&key).unwrap();
+        let (_, set) = self.open.take().unwrap();
         let head = *arena.get(set.pieces[0].packet);
         let payload = set.payload_len();
         let mut whole = head;
@@ -387,6 +440,28 @@ mod tests {
         assert_eq!(out.unwrap().tcp.seq, 777);
         assert_eq!(r.stats.expired, 1);
         assert_eq!(r.stats.stale, 0);
+        assert_eq!(a.live(), 0);
+    }
+
+    /// Two datagrams whose fragments alternate: each set moves between the open slot and the
+    /// map at every fragment, and both complete with their own headers.
+    #[test]
+    fn interleaved_datagrams_reassemble_separately() {
+        let mut a = PacketArena::new();
+        let mut r = Reassembly::new();
+        let x = fragments(&segment(0, 1), 1500);
+        let y = fragments(&segment(10_000, 2), 1500);
+        let mut done = vec![];
+        for (i, (fx, fy)) in x.into_iter().zip(y).enumerate() {
+            for f in [fx, fy] {
+                if let Some(p) = arrive(&mut r, &mut a, Time::ZERO, f) {
+                    done.push(p.tcp.seq);
+                }
+            }
+            assert_eq!(r.pending(), if i < 6 { 2 } else { 0 }, "after pair {i}");
+        }
+        assert_eq!(done, [0, 10_000]);
+        assert_eq!(r.stats.datagrams, 2);
         assert_eq!(a.live(), 0);
     }
 }

@@ -345,6 +345,11 @@ impl Cell {
         la.select_mcs(self.sinr_at(ue, la.report_instant(t, self.slot_ns)))
     }
 
+    /// The fading gain (dB) of `ue`'s link at `t`; 0 without fading.
+    pub fn fading_gain_db(&self, ue: usize, t: Time) -> f64 {
+        self.ues[ue].fading.as_ref().map_or(0.0, |f| f.gain_db(t))
+    }
+
     /// SINR (dB) of `ue` at `t`: the large-scale SINR plus the fading gain.
     pub fn sinr_at(&self, ue: usize, t: Time) -> f64 {
         let u = &self.ues[ue];

@@ -14,6 +14,9 @@
 //! still holds, the handover executes. The [`TttTracker`] is evaluated at every measurement and
 //! at its own deadline, so a TTT is exact rather than rounded to the measurement period.
 //!
+//! That is `ttt_rule = "hysteresis"` (the default). ns3-mmwave's own TTT modes apply no margin:
+//! `ttt_rule = "ns3mmwave"` follows `LteEnbRrc::TttBasedHandover` ([`ns3mmwave_ttt`]).
+//!
 //! **Outage and dual connectivity** (seed 001): below `OutageThreshold` (−5 dB) the mmWave link
 //! is in outage; with dual connectivity the UE's traffic switches to the LTE anchor at once and
 //! back to the best mmWave cell when one is above the threshold again.
@@ -25,6 +28,8 @@
 use ccsim_core::Time;
 use serde::{Deserialize, Serialize};
 
+pub mod ns3mmwave_ttt;
+
 /// ns3-mmwave `SecondaryCellHandoverMode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -34,12 +39,29 @@ pub enum TttMode {
     DynamicTtt,
 }
 
+/// When a TTT starts and stops (fixed and dynamic TTT modes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TttRule {
+    /// A TTT starts when the best cell beats the serving one by more than `hysteresis_db` and
+    /// is cancelled as soon as it no longer does (the module docs).
+    #[default]
+    Hysteresis,
+    /// ns3-mmwave's `LteEnbRrc::TttBasedHandover`: any cell better than the serving one starts
+    /// a TTT; only the serving cell becoming the best again cancels it ([`ns3mmwave_ttt`]).
+    Ns3mmwave,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HandoverConfig {
     /// Handover trigger (`SecondaryCellHandoverMode`, default dynamic TTT).
     #[serde(default = "default_mode")]
     pub mode: TttMode,
+    /// When a TTT starts and is cancelled (fixed and dynamic TTT): `hysteresis` (default) or
+    /// `ns3mmwave` (the tree's rule, no margin to start).
+    #[serde(default)]
+    pub ttt_rule: TttRule,
     /// SINR margin (dB) the target must exceed the serving cell by (`HoSinrDifference` 3 dB).
     #[serde(default = "default_hysteresis")]
     pub hysteresis_db: f64,
@@ -149,6 +171,7 @@ impl Default for HandoverConfig {
     fn default() -> Self {
         HandoverConfig {
             mode: default_mode(),
+            ttt_rule: TttRule::Hysteresis,
             hysteresis_db: default_hysteresis(),
             fixed_ttt_us: default_fixed_ttt(),
             min_dyn_ttt_ms: default_min_dyn(),
@@ -227,6 +250,9 @@ impl TttTracker {
         sinr_db: &[f64],
         cfg: &HandoverConfig,
     ) -> Option<usize> {
+        if cfg.ttt_rule == TttRule::Ns3mmwave && cfg.mode != TttMode::Threshold {
+            return self.evaluate_ns3mmwave(now, serving, sinr_db, cfg);
+        }
         let mut best = serving;
         for (i, &s) in sinr_db.iter().enumerate() {
             if s > sinr_db[best] {

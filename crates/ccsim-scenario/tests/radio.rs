@@ -412,10 +412,21 @@ fn a_handover_that_loses_data_is_a_tcp_loss_episode_lossless_forwarding_is_not()
 /// reference's first secondary-cell handover lost ~3.3 MB of the forwarded backlog
 /// (`radio.handover.forward_loss_bytes`) and NewReno repaired it in one SACK recovery, 2 336
 /// retransmissions, no RTO. The same loss is one recovery episode here too; lossless X2
-/// forwarding moves the same backlog and TCP retransmits nothing.
+/// forwarding moves the same backlog and TCP retransmits nothing. The channel is made
+/// deterministic (no shadowing, no fading in the measurements, the hysteresis TTT rule, seed
+/// 002's NLOS K): one handover, at 5.55 s, so the episode is the handover's alone.
 #[test]
 fn a_handover_that_loses_the_forwarded_head_is_one_sack_recovery_without_rto() {
-    let run_ho = |extra: &[&str]| run("ns3mmwave_handover.toml", extra).0;
+    let run_ho = |extra: &[&str]| {
+        let mut set = vec![
+            "radio.channel.shadowing=false",
+            "radio.channel.measurement_fading=false",
+            "radio.handover.ttt_rule=hysteresis",
+            "radio.mmwave.cell.fading.k_factor_nlos_db=9",
+        ];
+        set.extend_from_slice(extra);
+        run("ns3mmwave_handover.toml", &set).0
+    };
     let lossy = run_ho(&[]);
     let h = lossy.radio.as_ref().unwrap().handovers.clone().unwrap();
     assert_eq!(h.len(), 1, "{h:?}");

@@ -9,7 +9,7 @@ use crate::probe::Probe;
 use crate::radio::RadioPort;
 use crate::routing::{DropCause, Route};
 use ccsim_core::Time;
-use ccsim_net::fragment::fragment;
+use ccsim_net::fragment::Fragments;
 use ccsim_net::{LinkId, NodeId, Offer, PacketId, Payload};
 
 impl<P: Parts> World<P> {
@@ -87,14 +87,12 @@ impl<P: Parts> World<P> {
         };
         match self.links[l.0 as usize].mtu {
             Some(mtu) if self.packets.get(id).ip_bytes > mtu => {
-                let whole = self.packets.remove(id);
-                let mut pieces = std::mem::take(&mut self.fragments);
-                fragment(&whole, mtu, |f| pieces.push(f));
-                for f in pieces.drain(..) {
+                // Each fragment goes into the arena and onto the link before the next is made
+                // (the first takes the datagram's slot back), with no copy through a buffer.
+                for f in Fragments::new(self.packets.remove(id), mtu) {
                     let id = self.packets.insert(f);
                     self.send_on(now, l, id);
                 }
-                self.fragments = pieces;
             }
             _ => self.send_on(now, l, id),
         }

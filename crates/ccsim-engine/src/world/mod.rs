@@ -25,7 +25,7 @@ use crate::radio::RadioPort;
 use crate::routing::{ControlOut, Routing};
 use crate::udp::UdpSource;
 use ccsim_core::{EventQueue, Time};
-use ccsim_net::{Link, Packet, PacketArena, Reassembly, RoutingTable};
+use ccsim_net::{Link, PacketArena, Reassembly, RoutingTable};
 
 pub struct World<P: Parts> {
     pub(crate) queue: EventQueue<Event>,
@@ -63,8 +63,6 @@ pub struct World<P: Parts> {
     ip_ids: Vec<u16>,
     /// IP reassembly at every destination (packets fragmented at a link's MTU).
     pub reassembly: Reassembly,
-    /// Fragments of the packet being fragmented (reused).
-    fragments: Vec<Packet>,
 }
 
 impl<P: Parts> World<P> {
@@ -111,7 +109,6 @@ impl<P: Parts> World<P> {
             radio: None,
             ip_ids,
             reassembly: Reassembly::new(),
-            fragments: Vec::new(),
         }
     }
 

@@ -33,6 +33,29 @@ impl RadioNetwork {
         }
     }
 
+    /// The SINRs handover compares for UE `u` at `now` into `scratch_sinr` (mmWave sites;
+    /// −∞ for LTE): the measured large-scale SINR, plus the link's fading gain with
+    /// `channel.measurement_fading`. Returns the best mmWave site (the first on ties).
+    fn fill_report_table(&mut self, now: Time, u: usize) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for s in 0..self.sites.len() {
+            self.scratch_sinr[s] = if self.sites[s].technology == Technology::Mmwave {
+                self.report_sinr_db(u as u32, s, now)
+            } else {
+                f64::NEG_INFINITY
+            };
+            if self.sites[s].technology != Technology::Mmwave {
+                continue;
+            }
+            // As `best_of`: the earlier site wins ties.
+            match best {
+                Some(b) if self.scratch_sinr[b] >= self.scratch_sinr[s] => {}
+                _ => best = Some(s),
+            }
+        }
+        best
+    }
+
     /// Service interruption of a hard handover decided at once because the serving mmWave
     /// link is in outage: the source cannot serve during the X2 preparation either, so the
     /// UE waits for the coordinator's request to the source, the handover request and its
@@ -61,10 +84,10 @@ impl RadioNetwork {
                 continue;
             }
             let serving = self.ues[u].serving;
-            let Some(best_mm) = self.best_of(u, Technology::Mmwave) else {
+            let Some(best_mm) = self.fill_report_table(now, u) else {
                 continue;
             };
-            let best_mm_sinr = self.ues[u].meas_sinr_db[best_mm];
+            let best_mm_sinr = self.scratch_sinr[best_mm];
             let outage = self.handover.outage_threshold_db;
             let switch = Time::from_micros(self.handover.dc_switch_us);
             let hard = Time::from_micros(self.handover.interruption_us);
@@ -97,17 +120,10 @@ impl RadioNetwork {
                 }
                 continue;
             }
-            if self.ues[u].meas_sinr_db[serving] < outage && best_mm != serving {
+            if self.scratch_sinr[serving] < outage && best_mm != serving {
                 let stall = self.outage_handover_stall();
                 self.execute(now, u, best_mm, stall, out);
                 continue;
-            }
-            for s in 0..self.sites.len() {
-                self.scratch_sinr[s] = if self.sites[s].technology == Technology::Mmwave {
-                    self.ues[u].meas_sinr_db[s]
-                } else {
-                    f64::NEG_INFINITY
-                };
             }
             let target =
                 self.ues[u]

@@ -1,7 +1,7 @@
 //! Channel updates: every `update_period_us` each UE's position, LOS, path loss, shadowing,
 //! received power and SINR towards every site, and each site's interference activity.
 
-use super::{InterferenceMode, RadioNetwork};
+use super::{InterferenceMode, RadioNetwork, Technology};
 use crate::cell::Cell;
 use crate::geometry::{blockage_loss_db, is_los};
 use crate::sinr::{db_to_linear, dbm_to_mw, linear_to_db, noise_dbm};
@@ -75,6 +75,14 @@ impl RadioNetwork {
                 let sinr = self.ues[u].sinr_db[serving];
                 self.cells[serving].set_channel_at(now, u, sinr);
                 self.set_link_state(now, u, serving);
+            }
+            // The measurements sample every mmWave link's fading: each needs its LOS state.
+            if self.channel.measurement_fading {
+                for s in 0..self.sites.len() {
+                    if s != serving && self.sites[s].technology == Technology::Mmwave {
+                        self.set_link_state(now, u, s);
+                    }
+                }
             }
         }
     }

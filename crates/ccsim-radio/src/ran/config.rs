@@ -129,6 +129,12 @@ pub struct ChannelConfig {
     /// clean, and can ping-pong between loaded cells.
     #[serde(default)]
     pub measurement_interference: Option<InterferenceMode>,
+    /// The SINR handover compares includes each mmWave link's small-scale fading (the cell's
+    /// `fading` process, sampled at the measurement). ns3-mmwave's report table does:
+    /// `MmWaveEnbPhy::UpdateUeSinrEstimate` passes each link through the same 3GPP channel as
+    /// the data, redrawn every `UpdatePeriod`. Off by default: the large-scale SINR only.
+    #[serde(default)]
+    pub measurement_fading: bool,
     /// Attenuation (dB) of interference relative to the serving beam: the −13.3 dB first
     /// side lobe of a uniform array (assumption).
     #[serde(default = "default_suppression")]
@@ -152,6 +158,7 @@ impl Default for ChannelConfig {
             shadowing: false,
             interference: default_interference(),
             measurement_interference: None,
+            measurement_fading: false,
             interference_suppression_db: default_suppression(),
         }
     }

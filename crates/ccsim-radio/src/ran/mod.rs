@@ -371,6 +371,18 @@ impl RadioNetwork {
     pub fn measured_sinr_db(&self, ue: u32, site: usize) -> f64 {
         self.ues[ue as usize].meas_sinr_db[site]
     }
+    /// The SINR (dB) of `ue` towards mmWave `site` that a measurement at `now` reports: the
+    /// measured SINR plus, with `channel.measurement_fading`, the link's fading gain at `now`.
+    pub fn report_sinr_db(&self, ue: u32, site: usize, now: Time) -> f64 {
+        let u = ue as usize;
+        let fading = if self.channel.measurement_fading {
+            self.cells[site].fading_gain_db(u, now)
+        } else {
+            0.0
+        };
+        self.ues[u].meas_sinr_db[site] + fading
+    }
+
     /// LOS of `ue` towards `site` at the last channel update.
     pub fn los(&self, ue: u32, site: usize) -> bool {
         self.ues[ue as usize].los[site]
