@@ -21,6 +21,30 @@ use ccsim_core::Time;
 /// Linux ignores delay samples for this long after a window reduction (`HZ` jiffies).
 const LINUX_SAMPLE_HOLDOFF: Time = Time::from_secs(1);
 
+/// ns-3's `static_cast<uint32_t>(C * std::pow(offs, 3))`, without calling `pow` when the
+/// answer is certain. `offs * offs * offs` rounds twice, glibc's `pow` once (documented worst
+/// case 0.52 ULP), so both lie within 2^-50 of the exact cube relative to it, and `c · x` within
+/// ~2^-49 of `c · pow(..)`. When no integer lies within a relative 2^-40 of `c · x`, both products
+/// truncate to the same integer; otherwise (or outside `[0, 2^31)`) `pow` decides. `pow` was
+/// ~35 % of CUBIC's per-ACK cost (benches/README.md, issue 13 part 8).
+#[inline]
+fn cubic_delta(c: f64, offs: f64) -> u32 {
+    const MARGIN: f64 = 1.0 / (1u64 << 40) as f64;
+    let approx = c * (offs * offs * offs);
+    if (0.0..2_147_483_648.0).contains(&approx) {
+        if approx < 1.0 - MARGIN {
+            return 0;
+        }
+        let whole = approx.trunc();
+        // Both differences are exact (Sterbenz: approx >= 1 - 2^-40, whole + 1 <= 2 approx + 1).
+        let margin = approx * MARGIN;
+        if approx >= 1.0 && approx - whole > margin && whole + 1.0 - approx > margin {
+            return whole as u32;
+        }
+    }
+    cast_u32(c * offs.powf(3.0))
+}
+
 /// Which HyStart [`Cubic`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HystartVariant {
@@ -168,7 +192,7 @@ impl Cubic {
         } else {
             t - self.bic_k
         };
-        let delta = cast_u32(c * offs.powf(3.0));
+        let delta = cubic_delta(c, offs);
         let bic_target = if t < self.bic_k {
             self.bic_origin_point.wrapping_sub(delta)
         } else {
@@ -355,6 +379,36 @@ impl CongestionOps for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cubic_delta_truncates_as_pow_does() {
+        // Offsets of a CUBIC epoch (0 .. 30 s, fine steps and ns-3's Time grid), C from the
+        // default and a few tunings; includes exact integers (offs = 5 with C = 0.4 -> 50).
+        let mut pow_calls_avoided = 0;
+        for &c in &[0.4, 0.1, 1.0, 3.7] {
+            for i in 0..200_000u64 {
+                let offs = seconds_i64((i * 149_999) as i64);
+                let want = cast_u32(c * offs.powf(3.0));
+                assert_eq!(cubic_delta(c, offs), want, "c={c} offs={offs}");
+                let x = c * (offs * offs * offs);
+                pow_calls_avoided += usize::from(x >= 1.0 && x.fract() > 1e-9);
+            }
+            for k in 0..2000u32 {
+                // The cube roots of whole targets: the truncation sits right at the boundary.
+                let offs = (k as f64 / c).cbrt();
+                assert_eq!(
+                    cubic_delta(c, offs),
+                    cast_u32(c * offs.powf(3.0)),
+                    "{c} {k}"
+                );
+            }
+        }
+        assert!(pow_calls_avoided > 700_000);
+        // Beyond 2^31 and at huge offsets it is ns-3's cast of pow, wrap-around included.
+        for offs in [2_000.0, 1e7, 1e30] {
+            assert_eq!(cubic_delta(0.4, offs), cast_u32(0.4 * f64::powf(offs, 3.0)));
+        }
+    }
 
     #[test]
     fn ssthresh_is_beta_times_cwnd_with_fast_convergence() {

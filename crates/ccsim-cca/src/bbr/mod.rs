@@ -173,6 +173,9 @@ pub struct Bbr {
     full_bandwidth_count: u32,
     /// RTprop (`m_rtProp`); `None` is ns-3's `Time::Max()`.
     rt_prop: Option<Time>,
+    /// `rt_prop` in ns-3 seconds ([`seconds`]), kept with it: the BDP needs it several
+    /// times per ACK and RTprop rarely changes.
+    rt_prop_s: f64,
     send_quantum: u32,
     cycle_stamp: Time,
     cycle_index: u32,
@@ -231,6 +234,7 @@ impl Bbr {
             full_bandwidth: 0,
             full_bandwidth_count: 0,
             rt_prop: None,
+            rt_prop_s: 0.0,
             send_quantum: 0,
             cycle_stamp: Time::ZERO,
             cycle_index: 0,
@@ -283,7 +287,7 @@ impl Bbr {
 
     /// The first `CongestionStateSet(CA_OPEN)` of ns-3 `TcpBbr`.
     fn initialize(&mut self, tcb: &mut TcpState) {
-        self.rt_prop = tcb.last_rtt;
+        self.set_rt_prop(tcb.last_rtt);
         self.rt_prop_stamp = tcb.now;
         self.prior_cwnd = tcb.cwnd;
         tcb.ssthresh = tcb.initial_ssthresh;
@@ -370,13 +374,19 @@ impl Bbr {
         }
     }
 
+    fn set_rt_prop(&mut self, rt_prop: Option<Time>) {
+        self.rt_prop = rt_prop;
+        self.rt_prop_s = rt_prop.map_or(0.0, seconds);
+    }
+
     /// `InFlight`: `gain·BDP + 3 quanta` (+ 2 segments in PROBE_BW phase 0), bytes.
     fn in_flight(&self, tcb: &TcpState, gain: f64) -> u32 {
         let Some(rt_prop) = self.rt_prop else {
             return tcb.initial_cwnd_segs.wrapping_mul(tcb.mss);
         };
         let quanta = 3.0 * self.send_quantum as f64;
-        let bdp = seconds(rt_prop) * self.max_bw_filter.best() as f64 / 8.0;
+        debug_assert_eq!(self.rt_prop_s.to_bits(), seconds(rt_prop).to_bits());
+        let bdp = self.rt_prop_s * self.max_bw_filter.best() as f64 / 8.0;
         if self.mode == BbrMode::ProbeBw && self.cycle_index == 0 {
             return cast_u32(gain * bdp + quanta + (2 * tcb.mss) as f64);
         }

@@ -369,3 +369,26 @@ fn invalid_rate_samples_neither_count_rounds_nor_feed_the_filter() {
     d.bbr.cong_control(&mut d.tcb, &d.rc, &rs);
     assert_eq!((d.bbr.round_count(), d.bbr.btl_bw_bps()), (1, 10 * MBPS));
 }
+
+#[test]
+fn ack_epoch_whole_seconds_match_ns3_conversions() {
+    // Gaps around the one-second boundary at epochs up to a day, and long gaps.
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for _ in 0..200_000 {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let earlier = Time::from_nanos((x >> 20) % 86_400_000_000_000);
+        let gap = match x % 3 {
+            0 => 999_990_000 + (x >> 40) % 20_000,
+            1 => (x >> 35) % 1_000_000_000,
+            _ => (x >> 24) % 5_000_000_000_000,
+        };
+        let now = earlier + Time::from_nanos(gap);
+        assert_eq!(
+            model::whole_seconds_between(earlier, now),
+            cast_u32(seconds(now) - seconds(earlier)),
+            "{earlier:?} {now:?}"
+        );
+    }
+}

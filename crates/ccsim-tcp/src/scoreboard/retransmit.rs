@@ -5,6 +5,11 @@ use super::{Scoreboard, SegmentRecord};
 use ccsim_core::Time;
 
 impl Scoreboard {
+    /// The newest record (the last first transmission).
+    pub fn last_mut(&mut self) -> Option<&mut SegmentRecord> {
+        self.segs.back_mut()
+    }
+
     /// The record of the segment starting at `seq`, if it is outstanding.
     pub fn record_mut(&mut self, seq: u64) -> Option<&mut SegmentRecord> {
         let idx = self.abs_index(seq).checked_sub(self.head_index)?;

@@ -263,13 +263,21 @@ impl TcpSender {
 
     /// Delivery-rate bookkeeping of a (re)transmission (ns-3 `TcpRateOps::SkbSent`), and the
     /// TX_START event when sending resumes with nothing in flight.
-    fn on_sent_rate(&mut self, now: Time, seq: u64, start_of_transmission: bool) {
+    /// `newest`: the segment is the scoreboard's last record (a first transmission), found
+    /// without the search by sequence number (~120 instructions per segment sent).
+    fn on_sent_rate(&mut self, now: Time, seq: u64, start_of_transmission: bool, newest: bool) {
         if start_of_transmission && self.caps.full_control {
             self.cca.cwnd_event(&mut self.tcb, CaEvent::TxStart);
         }
         if let Some(r) = self.rate.as_mut() {
             let info = r.on_sent(now, start_of_transmission);
-            if let Some(rec) = self.sb.record_mut(seq) {
+            let rec = if newest {
+                self.sb.last_mut()
+            } else {
+                self.sb.record_mut(seq)
+            };
+            if let Some(rec) = rec {
+                debug_assert_eq!(rec.seq, seq);
                 rec.rate = info;
             }
         }
@@ -280,7 +288,7 @@ impl TcpSender {
         let idle = self.sb.bytes_in_flight() == 0;
         self.sb.on_new_segment(seq, len, now);
         self.history.on_first_send(seq, seq + len as u64, now);
-        self.on_sent_rate(now, seq, idle);
+        self.on_sent_rate(now, seq, idle, true);
         self.tcb.next_tx_seq = seq + len as u64;
         self.tcb.high_tx_mark = self.tcb.high_tx_mark.max(self.tcb.next_tx_seq);
         self.after_send(now, &seg);
@@ -302,7 +310,7 @@ impl TcpSender {
         let idle = self.cfg.ns3_recut_retransmissions && self.sb.bytes_in_flight() == 0;
         self.sb.on_retransmit(seq, now);
         self.history.on_retransmit(seq, seq + len as u64);
-        self.on_sent_rate(now, seq, idle);
+        self.on_sent_rate(now, seq, idle, false);
         self.stats.retx_segments += 1;
         self.stats.retx_bytes += len as u64;
         self.after_send(now, &seg);
