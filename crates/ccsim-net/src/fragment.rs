@@ -129,11 +129,14 @@ struct FragmentSet {
 impl FragmentSet {
     /// ns-3 `Fragments::AddFragment`: after every piece at the same or a lower offset.
     fn add(&mut self, piece: Piece, more: bool) {
-        // Pieces are sorted by offset: the first one above it (an in-order arrival: the end).
-        let at = self.pieces.partition_point(|q| q.offset <= piece.offset);
-        if at == self.pieces.len() {
+        // An in-order arrival (the usual case) goes at the end; else, pieces being sorted by
+        // offset, before the first one above it.
+        if self.pieces.last().is_none_or(|q| q.offset <= piece.offset) {
             self.more = more;
+            self.pieces.push(piece);
+            return;
         }
+        let at = self.pieces.partition_point(|q| q.offset <= piece.offset);
         self.pieces.insert(at, piece);
     }
 

@@ -42,13 +42,12 @@ impl Cell {
         match &self.config.link_adaptation {
             Some(la) => {
                 let link = &self.ues[ue];
-                let sinr_at = |off: Time| {
-                    link.sinr_db
-                        + link
-                            .fading
-                            .as_ref()
-                            .map_or(0.0, |f| f.gain_db(slot_start + off))
-                };
+                let sinr_at_time =
+                    |t: Time| link.sinr_db + link.fading.as_ref().map_or(0.0, |f| f.gain_db(t));
+                let sinr_at = |off: Time| sinr_at_time(slot_start + off);
+                // The CQI in force for a retransmission sent `off` after the TB.
+                let report_sinr_at =
+                    |off: Time| sinr_at_time(la.report_instant(slot_start + off, slot_ns));
                 draw_tb_outcome_sinr(
                     &mut self.rng,
                     la,
@@ -57,6 +56,7 @@ impl Cell {
                     slot,
                     mcs,
                     sinr_at,
+                    report_sinr_at,
                     reserve_resend,
                 )
             }

@@ -28,6 +28,10 @@
 //!   SINRs of attempts 1..k (Chase combining, a lower bound of ns3-mmwave's incremental
 //!   redundancy, which combines mutual information). After `harq.max_attempts` RLC AM
 //!   retransmits (a fresh round, no combining), up to `rlc.max_retx` times; then the TB is lost.
+//!   The RLC retransmission keeps the TB's MCS, or with `rlc_retx_fresh_mcs` takes the MCS of
+//!   the CQI in force when it is sent, as in ns3-mmwave, whose RLC AM re-segments the PDU into
+//!   a TB the scheduler sizes like new data (`MmWaveFlexTtiMacScheduler`: the MCS from the
+//!   last wideband CQI; a CQI below MCS 0 is sent at MCS 0 here, where the tree waits).
 
 use crate::rlc::{arq_rounds, harq_rtt, retry_tb, Attempt, HarqConfig, RlcConfig, TbOutcome};
 use ccsim_core::{RngStream, Time};
@@ -110,6 +114,11 @@ pub struct LinkAdaptationConfig {
     /// Highest MCS used (0–28); 28.
     #[serde(default = "default_max_mcs")]
     pub max_mcs: u8,
+    /// RLC AM retransmissions use the MCS of the CQI then in force (ns3-mmwave), not the
+    /// failed TB's (false, the default). Matters when the channel falls between a CQI and the
+    /// TB (a 100 ms fading redraw): the old MCS fails every round, the fresh one gets through.
+    #[serde(default)]
+    pub rlc_retx_fresh_mcs: bool,
 }
 
 fn default_cqi_period() -> u64 {
@@ -136,6 +145,7 @@ impl Default for LinkAdaptationConfig {
             gap_db: default_gap(),
             bler_width_db: default_width(),
             max_mcs: default_max_mcs(),
+            rlc_retx_fresh_mcs: false,
         }
     }
 }
@@ -192,7 +202,9 @@ impl LinkAdaptationConfig {
 /// Draws the fate of a TB at `mcs` whose attempt at offset `o` from the first transmission
 /// meets `sinr_at(o)` dB (see the module docs): the shared retry loop
 /// ([`crate::rlc::retry_tb`]) with each attempt's BLER taken at the SINR combined over the
-/// attempts of its HARQ round. `on_resend(offset)` is called for every retransmission.
+/// attempts of its HARQ round. With `rlc_retx_fresh_mcs`, an RLC retransmission at offset `o`
+/// uses the MCS of `report_sinr_at(o)`, the SINR of the CQI in force then. `on_resend(offset)`
+/// is called for every retransmission.
 #[allow(clippy::too_many_arguments)] // the inputs of one draw; a struct would only rename them
 pub fn draw_tb_outcome_sinr(
     rng: &mut RngStream,
@@ -202,16 +214,21 @@ pub fn draw_tb_outcome_sinr(
     slot: Time,
     mcs: u8,
     mut sinr_at: impl FnMut(Time) -> f64,
+    mut report_sinr_at: impl FnMut(Time) -> f64,
     on_resend: impl FnMut(Time),
 ) -> TbOutcome {
     let max_attempts = if harq.enabled { harq.max_attempts } else { 1 };
     let mut combined = 0.0;
+    let mut round_mcs = mcs;
     let fail_prob = |a: Attempt| {
         if a.in_round == 1 {
             combined = 0.0; // an RLC retransmission is a fresh HARQ process
+            if a.rlc_round > 0 && la.rlc_retx_fresh_mcs {
+                round_mcs = la.select_mcs(report_sinr_at(a.offset)).unwrap_or(0);
+            }
         }
         combined += 10f64.powf(sinr_at(a.offset) / 10.0);
-        la.bler(10.0 * combined.log10(), mcs)
+        la.bler(10.0 * combined.log10(), round_mcs)
     };
     retry_tb(
         rng,
@@ -281,7 +298,8 @@ mod tests {
         let t = la.threshold_db(20);
         let (mut fails, mut extra, n) = (0, 0, 20_000);
         for _ in 0..n {
-            let o = draw_tb_outcome_sinr(&mut rng, &la, &harq, &rlc, slot, 20, |_| t, |_| {});
+            let o =
+                draw_tb_outcome_sinr(&mut rng, &la, &harq, &rlc, slot, 20, |_| t, |_| t, |_| {});
             assert!(!o.lost);
             if o.transmissions > 1 {
                 fails += 1;
@@ -305,15 +323,58 @@ mod tests {
             slot,
             28,
             |_| la.threshold_db(28) - 4.0,
+            |_| la.threshold_db(28) - 4.0,
             |_| {},
         );
         assert!(o.transmissions >= 3, "{o:?}");
+        // A TB on MCS 28 into a block 12 dB lower: HARQ cannot recover it. With the failed
+        // TB's MCS every RLC round fails too and the TB is lost; with the MCS of the CQI in
+        // force at the retransmission (the new block's SINR) the first RLC round decodes.
+        let fade = la.threshold_db(28) - 12.0;
+        let stale = draw_tb_outcome_sinr(
+            &mut rng,
+            &la,
+            &harq,
+            &rlc,
+            slot,
+            28,
+            |_| fade,
+            |_| fade,
+            |_| {},
+        );
+        assert!(stale.lost && stale.rlc_retx == rlc.max_retx, "{stale:?}");
+        let fresh_la = LinkAdaptationConfig {
+            rlc_retx_fresh_mcs: true,
+            ..la.clone()
+        };
+        let fresh = draw_tb_outcome_sinr(
+            &mut rng,
+            &fresh_la,
+            &harq,
+            &rlc,
+            slot,
+            28,
+            |_| fade,
+            |_| fade,
+            |_| {},
+        );
+        assert!(!fresh.lost && fresh.rlc_retx == 1, "{fresh:?}");
         // RLC UM with an impossible channel loses the TB after the HARQ round.
         let um = RlcConfig {
             mode: RlcMode::Um,
             ..RlcConfig::default()
         };
-        let o = draw_tb_outcome_sinr(&mut rng, &la, &harq, &um, slot, 28, |_| -10.0, |_| {});
+        let o = draw_tb_outcome_sinr(
+            &mut rng,
+            &la,
+            &harq,
+            &um,
+            slot,
+            28,
+            |_| -10.0,
+            |_| -10.0,
+            |_| {},
+        );
         assert!(o.lost && o.transmissions == harq.max_attempts);
         assert!(LinkAdaptationConfig {
             max_mcs: 29,

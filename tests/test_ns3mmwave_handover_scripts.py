@@ -1,0 +1,74 @@
+"""validation/ns3-mmwave's handover and seed 000 comparison helpers: the report-table spread and
+its Rician K (handover_channel.py), the per-phase windows of compare_seed000.py and the
+mmWave-handover filter of compare_handover.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "validation" / "ns3-mmwave"))
+import compare_handover  # noqa: E402
+import compare_seed000  # noqa: E402
+import handover_channel  # noqa: E402
+
+
+def test_rician_db_spread_spans_los_to_rayleigh_and_inverts():
+    # Rayleigh power in dB: std pi/sqrt(6) * 10/ln 10 = 5.57 dB; K = 20 dB: ~0.62 dB.
+    assert handover_channel.rician_db_std(-30.0) == pytest.approx(5.57, abs=0.02)
+    assert handover_channel.rician_db_std(20.0) == pytest.approx(0.62, abs=0.03)
+    for k in (0.0, 5.6, 9.0, 15.0):
+        assert handover_channel.k_for_std(handover_channel.rician_db_std(k)) == pytest.approx(
+            k, abs=0.1
+        )
+    assert handover_channel.k_for_std(6.0) is None  # beyond Rayleigh
+
+
+def test_semivariance_at_one_redraw_recovers_the_block_spread():
+    # 10 ms samples of a 100 ms block process with a 3.4 dB spread: samples 100 ms apart lie
+    # in different blocks, so their semivariance is the block variance.
+    rng = np.random.default_rng(5)
+    blocks = rng.normal(0.0, 3.4, 400)
+    t = np.arange(4000) * 0.01
+    v = blocks[(t * 10 + 1e-9).astype(int)]
+    g = handover_channel.semivariance(t, v, 0.1)
+    assert np.sqrt(g) == pytest.approx(3.4, rel=0.1)
+    # At 10 ms only one sample pair in ten straddles a redraw.
+    assert handover_channel.semivariance(t, v, 0.01) == pytest.approx(g / 10, rel=0.3)
+
+
+def test_seed000_phase_window_counts_bytes_episodes_and_skips_no_mcs():
+    t = np.round(np.arange(0, 3.0, 0.001), 3)
+    fs = pd.DataFrame(
+        {
+            "t_s": t,
+            "delivered_bytes": (t * 1e6).astype(int),  # 8 Mb/s
+            "srtt_ms": np.where(t < 1.0, 20.0, 60.0),
+            "cong_state": np.where((t > 1.2) & (t < 1.3), 3, np.where(t > 2.5, 4, 0)),
+        }
+    )
+    rs = pd.DataFrame(
+        {"t_s": t, "sinr_db": np.where(t < 1.0, 30.0, 5.0), "mcs": np.where(t < 2.0, 20, 255)}
+    )
+    los = compare_seed000.phase_table(fs, rs, 0.0, 1.0)
+    assert los["goodput_mbps"] == pytest.approx(8.0, rel=1e-3)
+    assert (los["rtt_ms"], los["sinr_db"], los["mcs"]) == (20.0, 30.0, 20.0)
+    rest = compare_seed000.phase_table(fs, rs, 1.0, 3.0)
+    assert (rest["recoveries"], rest["rtos"]) == (1, 1)
+    assert rest["mcs"] == 20.0  # the MCS-less samples (255) are left out
+    assert compare_seed000.phase_table(fs, rs, 2.0, 3.0)["mcs"] is None
+
+
+def test_mmwave_handovers_leave_out_lte_switches():
+    hos = [
+        {"t_s": 2.7, "from": 1, "to": 2},
+        {"t_s": 5.6, "from": 2, "to": 0},
+        {"t_s": 5.7, "from": 0, "to": 2},
+        {"t_s": 6.0, "from": 2, "to": 1},
+    ]
+    assert compare_handover.mmwave_handovers(hos) == [(2.7, 1, 2), (6.0, 2, 1)]
