@@ -19,6 +19,7 @@ pub fn am_config(rlc: &RlcConfig) -> AmConfig {
         reordering: Time::from_micros(rlc.reordering_us),
         status_prohibit: Time::from_micros(rlc.status_prohibit_us),
         max_retx: rlc.max_retx,
+        resegment_retx: rlc.resegment_retx,
     }
 }
 

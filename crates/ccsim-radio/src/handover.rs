@@ -110,6 +110,15 @@ pub struct HandoverConfig {
     /// same run lost ~50 kB or nothing.
     #[serde(default)]
     pub forward_loss_bytes: u64,
+    /// With forwarding: at most the newest this many bytes of the backlog a handover moves
+    /// (the untransmitted SDUs and those sent but not acknowledged, counted at the
+    /// untransmitted SDUs' mean size) reach the target; the excess is lost from the oldest
+    /// untransmitted SDUs. 0 (default): no limit. The ns3-mmwave
+    /// handover reference fits ~3.3 MB at its four handovers with a backlog (6.6 / 6.4 /
+    /// 6.4 MB lost ~3.3 / ~2.8 / ~2.4 MB, 2.9 MB lost ~50 kB; docs/radio.md). Applied before
+    /// `forward_loss_bytes`.
+    #[serde(default)]
+    pub forward_limit_bytes: u64,
     /// One RRC message (µs): 500 µs, ns-3 `LteRrcProtocolIdeal` (`RRC_IDEAL_MSG_DELAY`). Part
     /// of the stall of a handover decided because the serving link is in outage.
     #[serde(default = "default_rrc_message")]
@@ -185,6 +194,7 @@ impl Default for HandoverConfig {
             x2_latency_us: default_x2(),
             x2_forwarding: true,
             forward_loss_bytes: 0,
+            forward_limit_bytes: 0,
             rrc_message_us: default_rrc_message(),
             lte_return_margin_db: default_lte_return_margin(),
         }

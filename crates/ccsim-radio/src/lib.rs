@@ -37,6 +37,7 @@ pub mod pathloss;
 pub mod ran;
 pub mod rlc;
 pub mod rlc_am;
+pub mod rlc_am_segments;
 pub mod scenarios;
 pub mod scheduler;
 pub mod sinr;

@@ -78,6 +78,14 @@ pub struct RlcConfig {
     /// [`crate::rlc_am`]). Off: only the untransmitted SDUs move.
     #[serde(default = "default_forward_unacked")]
     pub forward_unacked: bool,
+    /// `"entity"` model, ns3-mmwave's re-segmentation ([`crate::rlc_am_segments`]): a
+    /// retransmission that does not fit the TB goes out in PDU segments (and before new data),
+    /// and the UE ignores a whole PDU for an SN whose segment set is incomplete, which can hold
+    /// the window for hundreds of ms. The tree never gives a PDU up (`maxRetxThreshold` only
+    /// logs, lte-rlc-am.cc l. 518), so pair it with a large `max_retx`. Off: a retransmission
+    /// waits for a TB it fits whole.
+    #[serde(default)]
+    pub resegment_retx: bool,
 }
 
 fn default_reordering() -> u64 {
@@ -115,6 +123,7 @@ impl Default for RlcConfig {
             residual_loss: 0.0,
             status_prohibit_us: default_status_prohibit(),
             forward_unacked: default_forward_unacked(),
+            resegment_retx: false,
         }
     }
 }

@@ -13,6 +13,8 @@
 //!   cell drives it per TB with `rlc.model = "entity"` ([`crate::am_link`]); the default
 //!   `"delay"` model is the cell's abstraction of it.
 
+pub use crate::rlc_am_segments::PduPart;
+use crate::rlc_am_segments::{accept, PartialPdus};
 use ccsim_core::Time;
 use std::collections::VecDeque;
 
@@ -75,6 +77,10 @@ pub struct AmConfig {
     pub status_prohibit: Time,
     /// Retransmissions of a PDU before it is given up (`maxRetxThreshold`, ns-3: 5).
     pub max_retx: u32,
+    /// ns3-mmwave's re-segmentation (`rlc.resegment_retx`, [`crate::rlc_am_segments`]): a
+    /// retransmission too big for the TB goes out in PDU segments, and the UE ignores a whole
+    /// PDU for an SN whose segment set is incomplete.
+    pub resegment_retx: bool,
 }
 
 impl Default for AmConfig {
@@ -84,6 +90,7 @@ impl Default for AmConfig {
             reordering: Time::from_millis(2),
             status_prohibit: Time::from_millis(1),
             max_retx: 5,
+            resegment_retx: false,
         }
     }
 }
@@ -106,11 +113,22 @@ pub struct AmPdu {
     pub sn: u32,
     pub poll: bool,
     pub segments: Vec<SduSegment>,
+    /// A PDU segment of a retransmission (TS 36.322 §5.2.1 re-segmentation): `None` is the
+    /// whole PDU.
+    pub part: Option<PduPart>,
 }
 
 impl AmPdu {
     pub fn bytes(&self) -> u32 {
-        self.segments.iter().map(|s| s.bytes).sum::<u32>() + AM_HEADER_BYTES
+        match self.part {
+            Some(p) => p.bytes + AM_HEADER_BYTES,
+            None => self.data_bytes() + AM_HEADER_BYTES,
+        }
+    }
+
+    /// The whole PDU's data bytes (all its SDU pieces).
+    pub fn data_bytes(&self) -> u32 {
+        self.segments.iter().map(|s| s.bytes).sum::<u32>()
     }
 }
 
@@ -139,6 +157,8 @@ pub struct AmTransmitter {
     /// Transmitted PDUs not yet acknowledged, with their retransmission count.
     txed: std::collections::BTreeMap<u32, (AmPdu, u32)>,
     retx: VecDeque<u32>,
+    /// Data bytes of the retransmission at the head of `retx` already sent in segments.
+    retx_sent: u32,
     poll_timer: Option<Time>,
     /// The SN that carried the last poll.
     poll_sn: u32,
@@ -165,6 +185,7 @@ impl AmTransmitter {
             abandoned: 0,
             given_up: Vec::new(),
             retransmissions: 0,
+            retx_sent: 0,
         }
     }
 
@@ -258,6 +279,9 @@ impl AmTransmitter {
     /// `t-PollRetransmit`.
     pub fn transmit(&mut self, now: Time, tb_bytes: u32) -> Option<AmPdu> {
         if let Some(&sn) = self.retx.front() {
+            if self.cfg.resegment_retx && self.txed.contains_key(&sn) {
+                return self.transmit_retx_part(now, sn, tb_bytes);
+            }
             if let Some((pdu, _)) = self.txed.get(&sn) {
                 if pdu.bytes() <= tb_bytes {
                     self.retx.pop_front();
@@ -269,6 +293,7 @@ impl AmTransmitter {
                 }
             } else {
                 self.retx.pop_front(); // acknowledged or given up meanwhile
+                self.retx_sent = 0;
                 return self.transmit(now, tb_bytes);
             }
         }
@@ -304,10 +329,46 @@ impl AmTransmitter {
             sn,
             poll: true,
             segments,
+            part: None,
         };
         self.txed.insert(sn, (pdu.clone(), 0));
         self.arm_poll(now, sn);
         Some(pdu)
+    }
+
+    /// ns3-mmwave's retransmission (`LteRlcAm::DoNotifyTxOpportunity`, lte-rlc-am.cc l.
+    /// 448-640 of the seed 002 authors' tree): the queued PDU goes first, whole if the rest of
+    /// it fits the TB (the last segment if some was sent already), else as a segment of the
+    /// TB's size; no new data while a retransmission waits.
+    fn transmit_retx_part(&mut self, now: Time, sn: u32, tb_bytes: u32) -> Option<AmPdu> {
+        let (pdu, _) = self.txed.get(&sn)?;
+        let total = pdu.data_bytes();
+        let left = total - self.retx_sent;
+        if tb_bytes <= AM_HEADER_BYTES {
+            return None;
+        }
+        let mut out = pdu.clone();
+        out.poll = true;
+        if left + AM_HEADER_BYTES <= tb_bytes {
+            out.part = (self.retx_sent > 0).then_some(PduPart {
+                offset: self.retx_sent,
+                bytes: left,
+                last: true,
+            });
+            self.retx.pop_front();
+            self.retx_sent = 0;
+            self.retransmissions += 1;
+        } else {
+            let n = tb_bytes - AM_HEADER_BYTES;
+            out.part = Some(PduPart {
+                offset: self.retx_sent,
+                bytes: n,
+                last: false,
+            });
+            self.retx_sent += n;
+        }
+        self.arm_poll(now, sn);
+        Some(out)
     }
 
     fn arm_poll(&mut self, now: Time, sn: u32) {
@@ -326,6 +387,9 @@ impl AmTransmitter {
             .collect();
         for sn in acked {
             self.txed.remove(&sn);
+            if self.retx.front() == Some(&sn) {
+                self.retx_sent = 0;
+            }
         }
         for &sn in &status.nacks {
             self.consider_for_retx(sn);
@@ -397,6 +461,8 @@ pub struct AmReceiver {
     partial: u32,
     /// A piece of the SDU being reassembled was given up: it is lost.
     partial_broken: bool,
+    /// Incomplete PDU segment sets (`resegment_retx`).
+    segments: PartialPdus,
 }
 
 impl AmReceiver {
@@ -413,6 +479,7 @@ impl AmReceiver {
             status_pending: false,
             partial: 0,
             partial_broken: false,
+            segments: PartialPdus::new(),
         }
     }
 
@@ -442,8 +509,16 @@ impl AmReceiver {
         if sn < self.vr_r || self.received.contains_key(&sn) {
             return;
         }
-        self.received.insert(sn, (pdu, ok));
         self.vr_h = self.vr_h.max(sn + 1);
+        let whole = if self.cfg.resegment_retx && ok {
+            accept(&mut self.segments, pdu)
+        } else {
+            self.segments.remove(&sn);
+            Some(pdu)
+        };
+        if let Some(pdu) = whole {
+            self.received.insert(sn, (pdu, ok));
+        }
         // In-order PDUs are reassembled and delivered at once.
         while let Some((p, ok)) = self.received.remove(&self.vr_r) {
             for s in &p.segments {

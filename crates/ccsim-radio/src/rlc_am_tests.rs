@@ -164,3 +164,110 @@ fn a_pdu_lost_every_time_is_given_up_after_max_retx() {
     // Reassembly stops at the hole: only SDUs 0 and 1 reach PDCP.
     assert_eq!(r.delivered.iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1]);
 }
+
+/// ns3-mmwave's receiver ignores a whole PDU for an SN whose segment set is incomplete
+/// (`resegment_retx`, traced in the seed 002 authors' tree): after a lost segment, whole
+/// retransmissions are thrown away until a TB too small for the PDU forces segments again.
+#[test]
+fn a_whole_retransmission_is_ignored_while_a_segment_set_is_incomplete() {
+    let cfg = AmConfig {
+        resegment_retx: true,
+        max_retx: 1000,
+        ..AmConfig::default()
+    };
+    let pdu = |part: Option<PduPart>| AmPdu {
+        sn: 0,
+        poll: true,
+        segments: vec![SduSegment {
+            sdu: 7,
+            bytes: 1000,
+            sdu_bytes: 1000,
+            last: true,
+        }],
+        part,
+    };
+    let seg = |offset, bytes, last| {
+        pdu(Some(PduPart {
+            offset,
+            bytes,
+            last,
+        }))
+    };
+    let ms = Time::from_millis;
+    let mut got = Vec::new();
+    let mut rx = AmReceiver::new(cfg);
+    rx.on_pdu(ms(0), seg(0, 600, false), |s, b, _| got.push((s, b)));
+    // The last segment (600..1000) is lost; whole copies follow and are ignored.
+    for t in 1..=5 {
+        rx.on_pdu(ms(t), pdu(None), |s, b, _| got.push((s, b)));
+    }
+    assert!(got.is_empty(), "whole PDUs ignored: {got:?}");
+    rx.on_deadline(ms(5)); // t-Reordering moves VR(MS) past the incomplete SN
+    let status = rx.poll_status(ms(6)).expect("polled");
+    assert_eq!(status.nacks, vec![0], "the SN stays NACKed");
+    // A smaller TB: the retransmission goes in segments from 0, which restart the set.
+    rx.on_pdu(ms(7), seg(0, 500, false), |s, b, _| got.push((s, b)));
+    assert!(
+        got.is_empty(),
+        "an out-of-order segment discarded the old set"
+    );
+    rx.on_pdu(ms(8), seg(0, 500, false), |s, b, _| got.push((s, b)));
+    rx.on_pdu(ms(9), seg(500, 500, true), |s, b, _| got.push((s, b)));
+    assert_eq!(got, vec![(7, 1000)]);
+
+    // Without the rule the first whole copy completes the PDU.
+    let mut got = Vec::new();
+    let mut rx = AmReceiver::new(AmConfig::default());
+    rx.on_pdu(ms(0), seg(0, 600, false), |s, b, _| got.push((s, b)));
+    rx.on_pdu(ms(1), pdu(None), |s, b, _| got.push((s, b)));
+    assert_eq!(got, vec![(7, 1000)]);
+}
+
+/// With `resegment_retx` a retransmission bigger than the TB goes first, in segments of the
+/// TB's size, the last one carrying the rest; without it the TB carries new data instead.
+#[test]
+fn a_retransmission_too_big_for_the_tb_is_resegmented() {
+    let ms = Time::from_millis;
+    for reseg in [true, false] {
+        let cfg = AmConfig {
+            resegment_retx: reseg,
+            ..AmConfig::default()
+        };
+        let mut tx = AmTransmitter::new(cfg);
+        for i in 0..4 {
+            tx.enqueue(i, 1000);
+        }
+        let first = tx.transmit(ms(0), 1004).unwrap();
+        assert_eq!(first.sn, 0);
+        // SN 0 NACKed; the next TBs hold 604 bytes.
+        tx.on_status(&StatusPdu {
+            ack_sn: 1,
+            nacks: vec![0],
+        });
+        let a = tx.transmit(ms(1), 604).unwrap();
+        let b = tx.transmit(ms(2), 604).unwrap();
+        if reseg {
+            let parts = (a.sn, a.part, b.sn, b.part);
+            let want = (
+                0,
+                Some(PduPart {
+                    offset: 0,
+                    bytes: 600,
+                    last: false,
+                }),
+                0,
+                Some(PduPart {
+                    offset: 600,
+                    bytes: 400,
+                    last: true,
+                }),
+            );
+            assert_eq!(parts, want);
+            assert_eq!((a.bytes(), b.bytes()), (604, 404));
+            assert_eq!(tx.retransmissions, 1);
+        } else {
+            assert_eq!((a.sn, a.part, b.sn), (1, None, 2), "new data instead");
+            assert_eq!(tx.retransmissions, 0);
+        }
+    }
+}

@@ -474,3 +474,38 @@ fn config_from_json_with_defaults_and_unknown_keys_rejected() {
     let round = serde_json::to_string(&cfg).unwrap();
     assert_eq!(serde_json::from_str::<RadioConfig>(&round).unwrap(), cfg);
 }
+
+#[test]
+fn forward_limit_bytes_keeps_the_newest_part_of_a_large_backlog_only() {
+    // A 1.2 MB limit on what a handover moves (untransmitted + sent-unacknowledged SDUs):
+    // the excess is lost, to within one SDU, from the oldest; a backlog under it is lossless.
+    let g = seed000_handover_street();
+    let mut cfg = street(TttMode::DynamicTtt, true);
+    cfg.handover.forward_limit_bytes = 1_200_000;
+    let check = |h: &ccsim_radio::ran::HandoverRecord| {
+        let total = (h.forwarded + h.lost + h.resent) as u64 * 1500;
+        let excess = total.saturating_sub(1_200_000);
+        assert!(h.lost as u64 * 1500 >= excess, "{h:?}");
+        assert!(h.lost as u64 * 1500 < excess + 1500, "{h:?}");
+    };
+    let mut lossy_at = Vec::new();
+    for backlog in [2_000_000, 1_000_000, 500_000] {
+        let mut ran = RadioNetwork::new(&cfg, 1).unwrap();
+        drive(&mut ran, g.duration, backlog, |_, _| {});
+        let h = ran.handover_log();
+        assert!(!h.is_empty());
+        h.iter().for_each(check);
+        lossy_at.push(h[0].lost);
+    }
+    // 2 MB: ~0.8 MB + the unacknowledged lost; 1 MB: only what the unacknowledged SDUs add;
+    // 0.5 MB: nothing.
+    assert!(
+        lossy_at[0] > 500 && lossy_at[1] > 0 && lossy_at[1] < 200,
+        "{lossy_at:?}"
+    );
+    assert_eq!(lossy_at[2], 0);
+    // Without the limit the same first handover forwards everything.
+    let mut free = RadioNetwork::new(&street(TttMode::DynamicTtt, true), 1).unwrap();
+    drive(&mut free, g.duration, 2_000_000, |_, _| {});
+    assert_eq!(free.handover_log()[0].lost, 0);
+}

@@ -115,6 +115,7 @@ macro_rules! with_tcp_switches {
             nextseg_rule_1b,
             ns3_rto_always_resets_ssthresh,
             ns3_rate_sample_persists,
+            ns3_33_rate_ack_elapsed,
             ns3_pacing_timer,
             ns3_retransmit_before_cong_control,
             ns3_exit_recovery_for_cong_control,

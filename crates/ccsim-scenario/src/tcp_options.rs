@@ -146,6 +146,9 @@ tcp_options! {
     /// Keep the delivery-rate sample's prior across ACKs (ns-3.44 `TcpRateLinux`'s single
     /// `m_rateSample`); Linux starts each ACK afresh.
     ns3_rate_sample_persists: bool,
+    /// ns-3.33's ACK interval of a rate sample: from the previous sample's prior time, which
+    /// an invalid sample zeroes (the seed 002 authors' tree; off: ns-3.44 and Linux).
+    ns3_33_rate_ack_elapsed: bool,
     /// Pace as ns-3.44: initial window unpaced, timer armed only when expired, recovery's
     /// forced retransmissions outside it.
     ns3_pacing_timer: bool,
@@ -216,6 +219,7 @@ impl TcpOptions {
             nextseg_rule_1b: Some(c.nextseg_rule_1b),
             ns3_rto_always_resets_ssthresh: Some(c.ns3_rto_always_resets_ssthresh),
             ns3_rate_sample_persists: Some(c.ns3_rate_sample_persists),
+            ns3_33_rate_ack_elapsed: Some(c.ns3_33_rate_ack_elapsed),
             ns3_pacing_timer: Some(c.ns3_pacing_timer),
             ns3_retransmit_before_cong_control: Some(c.ns3_retransmit_before_cong_control),
             ns3_exit_recovery_for_cong_control: Some(c.ns3_exit_recovery_for_cong_control),

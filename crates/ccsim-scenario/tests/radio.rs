@@ -423,6 +423,8 @@ fn a_handover_that_loses_the_forwarded_head_is_one_sack_recovery_without_rto() {
             "radio.channel.measurement_fading=false",
             "radio.handover.ttt_rule=hysteresis",
             "radio.mmwave.cell.fading.k_factor_nlos_db=9",
+            "radio.handover.forward_limit_bytes=0",
+            "radio.handover.forward_loss_bytes=3300000",
         ];
         set.extend_from_slice(extra);
         run("ns3mmwave_handover.toml", &set).0

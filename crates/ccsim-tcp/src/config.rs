@@ -158,6 +158,14 @@ pub struct TcpConfig {
     /// and PRR's DeliveredData see. Off: a duplicate ACK delivers nothing and a cumulative ACK
     /// everything it covers (ns-3.44, whose `AddRenoSack` tells no rate sample).
     pub reno_sack_delivered: bool,
+    /// ns-3.33's ACK interval of a delivery-rate sample (with `ns3_rate_sample_persists`):
+    /// measured from the *previous* sample's prior time, before it is replaced
+    /// (`TcpRateLinux::SkbDelivered`, tcp-rate-ops.cc l. 181 of the seed 002 authors' tree).
+    /// A sample invalidated for an interval below the minimum RTT zeroes that prior time
+    /// (l. 116), so the next sample's interval is the whole time since the start of the run:
+    /// a rate of a few kb/s that BBR takes as its bandwidth. Off: from the delivered segment's
+    /// own time, as ns-3.44 and Linux (`tcp_rate_gen`).
+    pub ns3_33_rate_ack_elapsed: bool,
 }
 
 impl TcpConfig {
@@ -203,6 +211,7 @@ impl TcpConfig {
                 ns3_dupacks_at_recover_restart: true,
                 frto: false,
                 reno_sack_delivered: false,
+                ns3_33_rate_ack_elapsed: false,
             },
             TcpProfile::Linux => TcpConfig {
                 mss: 1448,
@@ -244,6 +253,7 @@ impl TcpConfig {
                 ns3_dupacks_at_recover_restart: false,
                 frto: true,
                 reno_sack_delivered: true,
+                ns3_33_rate_ack_elapsed: false,
             },
         }
     }

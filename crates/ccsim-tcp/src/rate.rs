@@ -21,13 +21,18 @@ pub struct RateEstimator {
     /// delivered, and a sample is valid while `prior_time` is set. Linux starts every ACK
     /// from an empty sample.
     ns3_persistent_sample: bool,
+    /// ns-3.33: the ACK interval runs from the previous sample's prior time
+    /// (`TcpConfig::ns3_33_rate_ack_elapsed`).
+    ns3_33_ack_elapsed: bool,
 }
 
 impl RateEstimator {
-    /// `ns3_persistent_sample`: keep the sample's prior across ACKs (see the field).
-    pub fn new(ns3_persistent_sample: bool) -> Self {
+    /// `ns3_persistent_sample`: keep the sample's prior across ACKs; `ns3_33_ack_elapsed`:
+    /// ns-3.33's ACK interval (see the fields).
+    pub fn new(ns3_persistent_sample: bool, ns3_33_ack_elapsed: bool) -> Self {
         RateEstimator {
             ns3_persistent_sample,
+            ns3_33_ack_elapsed,
             ..Self::default()
         }
     }
@@ -73,12 +78,19 @@ impl RateEstimator {
             !self.has_prior
         };
         if first || info.delivered > self.sample.prior_delivered {
+            // ns-3.33 takes the interval before replacing the prior: from the previous
+            // sample's prior time, zero after an invalid sample.
+            let since = if self.ns3_33_ack_elapsed {
+                self.sample.prior_time
+            } else {
+                info.delivered_time
+            };
             self.has_prior = true;
             self.sample.prior_delivered = info.delivered;
             self.sample.prior_time = info.delivered_time;
             self.sample.is_app_limited = info.is_app_limited;
             self.sample.send_elapsed = seg.last_sent.saturating_sub(info.first_sent_time);
-            self.sample.ack_elapsed = self.conn.delivered_time.saturating_sub(info.delivered_time);
+            self.sample.ack_elapsed = self.conn.delivered_time.saturating_sub(since);
             self.conn.first_sent_time = seg.last_sent;
         }
         self.conn.tx_item_delivered = info.delivered;
@@ -204,6 +216,46 @@ mod tests {
         assert_eq!(rs.delivery_rate_bps, 0);
     }
 
+    /// ns-3.33 (the seed 002 authors' tree) measures a sample's ACK interval from the previous
+    /// sample's prior time. Traced there (BBR 4 MB seed 4, 11.215 s): ACKs of segments resent
+    /// a millisecond earlier give samples below the minimum RTT, which zero the prior time, and
+    /// the next sample's interval is then the whole run (11.2 s): 10 kB over it is a few kb/s.
+    /// ns-3.44 measures from the delivered segment's own time: the sample stays invalid.
+    #[test]
+    fn ns3_33_ack_interval_after_an_invalid_sample_spans_the_run() {
+        let us = |x: u64| Time::from_micros(11_000_000 + x);
+        let min_rtt = Some(Time::from_millis(25));
+        // Three segments, each sent (resent) just after the previous delivery.
+        let info = |delivered: u64, at: u64| SegmentRateInfo {
+            delivered,
+            delivered_time: us(at),
+            first_sent_time: us(at),
+            is_app_limited: false,
+        };
+        for ns3_33 in [true, false] {
+            let mut est = RateEstimator::new(true, ns3_33);
+            for (i, (at, sent_at, delivered_at)) in
+                [(0, 0, 500), (500, 600, 1500), (1500, 1600, 2500)]
+                    .into_iter()
+                    .enumerate()
+            {
+                let s = seg(10_000, us(sent_at), info(i as u64 * 10_000, at));
+                est.begin_ack();
+                est.on_delivered(&s, us(delivered_at));
+                est.generate(10_000, 0, 10_000, min_rtt, None);
+            }
+            let rs = &est.sample;
+            if ns3_33 {
+                // From time zero: 10 kB in 11.0025 s.
+                assert_eq!(rs.interval, us(2500), "the interval runs from t = 0");
+                assert_eq!(rs.delivery_rate_bps, 7_271);
+            } else {
+                assert_eq!(rs.interval, Time::ZERO, "invalid: 1 ms < min RTT");
+                assert_eq!(rs.delivery_rate_bps, 0);
+            }
+        }
+    }
+
     /// One ACK that delivers `seg` alone at `at`.
     fn deliver_alone(est: &mut RateEstimator, seg: &SegmentRecord, at: Time) {
         est.begin_ack();
@@ -218,7 +270,7 @@ mod tests {
     fn a_slower_app_limited_sample_keeps_the_recorded_rate() {
         let ms = |x: u64| Time::from_millis(1000 + x);
         for ns3 in [true, false] {
-            let mut est = RateEstimator::new(ns3);
+            let mut est = RateEstimator::new(ns3, false);
             // 10 000 bytes in 10 ms: 8 Mb/s, not app-limited.
             let a = seg(10_000, ms(0), est.on_sent(ms(0), true));
             deliver_alone(&mut est, &a, ms(10));
@@ -245,7 +297,7 @@ mod tests {
         // From t = 1 s: ns-3 treats a prior time of zero as "no sample".
         let ms = |x: u64| Time::from_millis(1000 + x);
         for ns3 in [true, false] {
-            let mut est = RateEstimator::new(ns3);
+            let mut est = RateEstimator::new(ns3, false);
             let a = seg(1000, ms(0), est.on_sent(ms(0), true));
             deliver_alone(&mut est, &a, ms(10));
             // b and c both leave after a's delivery, with the same `delivered` count.

@@ -32,5 +32,10 @@ crate::tunables! {
         /// Pacing below the bandwidth estimate, to drain standing queues (`m_pacingMargin`;
         /// Linux `bbr_rate_bytes_per_sec`): 1 % in ns-3.44, none (0) in ns-3.33's `SetPacingRate`.
         pacing_margin: f64 = 0.01, Accepts::Number { min: 0.0, max: 0.5 };
+        /// ns-3.33's test of a rate sample in `UpdateBtlBw` (tcp-bbr.cc of the seed 002
+        /// authors' tree): skipped only when its delivery rate is zero, so an invalid sample
+        /// still counts a round and feeds the filter the rate it kept from the last recorded
+        /// one. Off: skipped when `delivered < 0` or the interval is zero (ns-3.44).
+        ns3_33_sample_validity: bool = false, Accepts::Bool;
     }
 }

@@ -90,9 +90,15 @@ impl Bbr {
         }
     }
 
-    /// `UpdateBottleneckBandwidth`: only valid samples (`delivered ≥ 0`, non-zero interval).
+    /// `UpdateBottleneckBandwidth`: only valid samples (`delivered ≥ 0`, non-zero interval),
+    /// or with `ns3_33_sample_validity` every sample with a non-zero rate.
     pub(super) fn update_btl_bw(&mut self, rs: &RateSample) {
-        if rs.delivered < 0 || rs.interval == Time::ZERO {
+        let skip = if self.config.ns3_33_sample_validity {
+            rs.delivery_rate_bps == 0
+        } else {
+            rs.delivered < 0 || rs.interval == Time::ZERO
+        };
+        if skip {
             return;
         }
         self.update_round(rs);

@@ -229,6 +229,33 @@ fn pacing_margin_zero_paces_at_the_estimate_as_ns3_33() {
     }
 }
 
+/// ns-3.33's `UpdateBtlBw` (the seed 002 authors' tree) skips a sample only when its rate is
+/// zero: an invalid sample (interval 0) that kept the last recorded rate still counts a round
+/// and feeds the filter. Traced there: rounds 220 to 230 in 7 ms of a recovery, which expired
+/// the 564 Mb/s estimate. ns-3.44 skips it.
+#[test]
+fn ns3_33_sample_validity_counts_rounds_on_invalid_samples() {
+    for ns3_33 in [true, false] {
+        let mut bbr = Bbr::new(BbrConfig {
+            ns3_33_sample_validity: ns3_33,
+            ..Default::default()
+        });
+        let rounds = bbr.round_count;
+        for i in 1..=3u64 {
+            let rs = RateSample {
+                delivery_rate_bps: 500 * MBPS, // kept from the last recorded sample
+                delivered: -1,
+                interval: Time::ZERO,
+                prior_delivered: i * 10 * MSS as u64,
+                ..Default::default()
+            };
+            bbr.update_btl_bw(&rs);
+        }
+        let counted = bbr.round_count.wrapping_sub(rounds);
+        assert_eq!(counted, if ns3_33 { 3 } else { 0 }, "ns3_33 {ns3_33}");
+    }
+}
+
 #[test]
 fn probe_bw_gain_phase_waits_for_the_flight_to_reach_its_target() {
     let (mut d, mut t) = in_probe_bw(3);

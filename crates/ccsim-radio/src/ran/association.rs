@@ -135,6 +135,24 @@ impl RadioNetwork {
         }
     }
 
+    /// The bytes over `forward_limit_bytes` of the backlog a handover moves: the untransmitted
+    /// SDUs now in `scratch_packets` plus `resent` SDUs sent but unacknowledged (their sizes are
+    /// not kept: counted at the untransmitted SDUs' mean). The oldest untransmitted SDUs lose
+    /// them.
+    fn forward_excess(&self, resent: u32) -> u64 {
+        let limit = self.handover.forward_limit_bytes;
+        let n = self.scratch_packets.len() as u64;
+        if limit == 0 || n == 0 {
+            return 0;
+        }
+        let backlog: u64 = self
+            .scratch_packets
+            .iter()
+            .map(|&(_, b)| u64::from(b))
+            .sum();
+        (backlog + backlog * u64::from(resent) / n).saturating_sub(limit)
+    }
+
     /// Moves UE `u` to site `to` with a service interruption; forwards or flushes its buffer.
     pub(super) fn execute(
         &mut self,
@@ -186,7 +204,7 @@ impl RadioNetwork {
         // The lost head of the backlog (`forward_loss_bytes`): the oldest SDUs, which TCP
         // then sees as a hole below the forwarded rest (a SACK loss episode, not an RTO).
         let mut loss_left = if forward {
-            self.handover.forward_loss_bytes
+            self.handover.forward_loss_bytes + self.forward_excess(resent)
         } else {
             0
         };

@@ -129,9 +129,9 @@ impl TcpSender {
             caps,
             phase: Phase::Idle,
             app: BulkSendApp::new(ISS + 1, app_bytes, cfg.app_write_chunk, cfg.snd_buf),
-            rate: caps
-                .full_control
-                .then(|| RateEstimator::new(cfg.ns3_rate_sample_persists)),
+            rate: caps.full_control.then(|| {
+                RateEstimator::new(cfg.ns3_rate_sample_persists, cfg.ns3_33_rate_ack_elapsed)
+            }),
             sampled_last_ack: false,
             burst: caps.burst_mode.then(BurstState::default),
             cca,
