@@ -39,7 +39,8 @@ def fig1_rows(ctx: Context, out: Outcome) -> None:
     from ccsim.aggregate import ci95
 
     df = ctx.store("seed000_fig1_ns3mmwave.toml").frame("runs")
-    m = df.set_index(["setting", "seed"])["goodput_mbps"]
+    # Sorted, so the lists below pair the same seed (the store keeps runs in no seed order).
+    m = df.set_index(["setting", "seed"])["goodput_mbps"].sort_index()
     rtos = df.groupby("setting")["timeouts"].sum()
     base, rlc, rto = list(m["baseline"]), list(m["RLC"]), list(m["RLC + RTO"])
     for what, a, b, claim, keys in (
