@@ -5,6 +5,7 @@ is validation/ns3-mmwave/run_seed000_reference.py (too slow for the suite)."""
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import ccsim
@@ -15,39 +16,61 @@ PRESET = ROOT / "experiments" / "seed000_ns3mmwave.toml"
 CALIBRATED = ROOT / "experiments" / "seed000_single_building.toml"
 
 
-def _nlos_radio_mbps(path: Path) -> float:
-    # The building hides the AP from 2.133 s; 3-5 s is well inside the shadow.
-    res = ccsim.run(path, set=["run.duration=5s"])
+def _nlos_radio(path: Path, *extra: str) -> tuple[float, list[float]]:
+    """Mean radio rate (Mb/s) and the 100 ms SINR means behind the building (3-15 s)."""
+    res = ccsim.run(path, set=["run.duration=15s", "output.sample_interval=1ms", *extra])
     rs = res.radio_series
-    d = rs[(rs["t_s"] >= 3.0) & (rs["t_s"] <= 5.0)]
+    d = rs[(rs["t_s"] >= 3.0) & (rs["t_s"] < 15.0)]
     assert not d["los"].any()
-    return float(d["radio_mbps"].mean())
+    bins = d.groupby((d["t_s"] * 10 + 1e-6).astype(int))["sinr_db"].mean()
+    return float(d["radio_mbps"].mean()), [float(v) for v in bins]
+
+
+def _lag1(xs: list[float]) -> float:
+    m = statistics.fmean(xs)
+    den = sum((x - m) ** 2 for x in xs)
+    return sum((a - m) * (b - m) for a, b in zip(xs, xs[1:])) / den
 
 
 def test_behind_the_building_the_preset_is_slow_not_in_outage() -> None:
-    # ns3-mmwave's UMi NLOS at 150 m leaves a low MCS (tens of Mb/s): the ACK clock keeps
-    # running. The calibrated file's +30 dB puts the UE in outage: nothing is delivered.
-    slow = _nlos_radio_mbps(PRESET)
-    assert 5.0 < slow < 150.0, slow
-    assert _nlos_radio_mbps(CALIBRATED) == 0.0
+    # ns3-mmwave's UMi NLOS at 150 m leaves a low MCS: the ACK clock keeps running. The
+    # calibrated file's +30 dB puts the UE in outage: nothing is delivered.
+    slow, _ = _nlos_radio(PRESET)
+    assert 5.0 < slow < 400.0, slow
+    assert _nlos_radio(CALIBRATED)[0] == 0.0
 
 
-def test_lower_min_rto_changes_nothing_on_the_preset() -> None:
-    # The paper's RLC + RTO gain needs a timeout; on this radio none fires across the LOS ->
-    # NLOS transition (the RTT grows to > 1 s but ACKs keep arriving), so 1 s and 200 ms runs
-    # are the same run.
-    runs = [
-        ccsim.run(PRESET, set=["run.duration=6s", f"tcp.min_rto={rto}"]).summary["flows"][0]
-        for rto in ("1s", "200ms")
-    ]
-    assert runs[0]["timeouts"] == runs[1]["timeouts"] == 0
-    assert runs[0]["bytes_delivered"] == runs[1]["bytes_delivered"]
-    assert runs[0]["rtt_p95_ms"] > 500  # the 7 MB queue drains at the NLOS rate
+def test_nlos_sinr_drifts_slowly_as_in_the_tree() -> None:
+    # The tree's NLOS 100 ms SINR means spread by 3.7-7.1 dB with lag-1 autocorrelation
+    # 0.66-0.93 (its correlated shadowing, validation/ns3-mmwave/seed000_link_stats.py).
+    # The preset's shadowing gives that; the 100 ms fading blocks alone are independent.
+    _, shadowed = _nlos_radio(PRESET)
+    assert statistics.pstdev(shadowed) > 3.0
+    assert _lag1(shadowed) > 0.5
+    _, blocks = _nlos_radio(PRESET, "radio.channel.shadowing=false")
+    assert statistics.pstdev(blocks) < 3.0
+    assert abs(_lag1(blocks)) < 0.4
+
+
+def test_lower_min_rto_matters_only_after_a_timeout() -> None:
+    # A minimum RTO changes a run only once a timer expires. Seed 1's shadowing leaves NLOS at
+    # ~9 dB: no timeout, so 1 s and 200 ms are the same run. Seed 2's leaves it at ~-4.5 dB:
+    # the link stalls, timers expire, and the runs part.
+    def flow(seed: int, rto: str) -> dict:
+        res = ccsim.run(PRESET, set=[f"run.seed={seed}", f"tcp.min_rto={rto}"])
+        return res.summary["flows"][0]
+
+    slow, fast = flow(1, "1s"), flow(1, "200ms")
+    assert slow["timeouts"] == fast["timeouts"] == 0
+    assert slow["bytes_delivered"] == fast["bytes_delivered"]
+    slow, fast = flow(2, "1s"), flow(2, "200ms")
+    assert slow["timeouts"] > 0 and fast["timeouts"] > 0
+    assert slow["bytes_delivered"] != fast["bytes_delivered"]
 
 
 def test_the_ns3mmwave_studies_expand_to_their_runs() -> None:
     sizes = {
-        "seed000_fig1_ns3mmwave.toml": 9,
+        "seed000_fig1_ns3mmwave.toml": 30,
         "seed000_fig2_ns3mmwave.toml": 18,
         "seed000_multiflow_ns3mmwave.toml": 8,
     }

@@ -10,6 +10,7 @@ with the cell of the papers' own simulator and, for Fig. III-B, against that sim
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,9 @@ def _gain(a: list[float], b: list[float]) -> list[float]:
 
 
 def fig1_rows(ctx: Context, out: Outcome) -> None:
-    """Fig. III-B behind one building: the preset over seeds 1-3, then the reference tree."""
+    """Fig. III-B behind one building: the preset over seeds 1-10, then the reference tree."""
+    from ccsim.aggregate import ci95
+
     df = ctx.store("seed000_fig1_ns3mmwave.toml").frame("runs")
     m = df.set_index(["setting", "seed"])["goodput_mbps"]
     rtos = df.groupby("setting")["timeouts"].sum()
@@ -45,13 +48,17 @@ def fig1_rows(ctx: Context, out: Outcome) -> None:
     ):  # fmt: skip
         g = _gain(a, b)
         mean = sum(g) / len(g)
+        # Shadowing draws each seed's NLOS SINR, so one seed's timeouts can carry the mean: a
+        # gain whose 95 % CI reaches zero is a trend, not a reproduction.
+        ci = ci95(g)
+        significant = not math.isnan(ci) and mean - ci > 0
         out.rows.append(
             Row(
                 f"{PRESET}, one building: {what}",
                 claim,
                 f"{mci(a, 0)} → {mci(b, 0)} Mb/s ({mci(g, 1, True, True)}); timeouts over the "
                 f"seeds {int(rtos[keys[0]])} → {int(rtos[keys[1]])}",
-                holds(mean > TOLERANCE, mean >= TREND),
+                holds(mean > TOLERANCE and significant, mean >= TREND),
             )
         )
     ref = reference_runs()
