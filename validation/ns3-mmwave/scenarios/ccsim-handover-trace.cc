@@ -21,11 +21,13 @@
  *   x2         X2 PDUs received (EpcX2 RxPDU: from cell, to cell, bytes, kind)
  *   tb         downlink TBs decoded by the UE (cell, bytes, corrupt, redundancy version)
  *   rlc_ent    every RLC AM entity seen (id, side ue/enb, node, cell, rnti, first seen)
- *   rlc_pdu    RLC PDUs sent / received by each entity (id, dir, bytes)
- *   rlc_state  each entity's state, polled every ms, one row when it changes:
- *              VT(A) VT(S) VT(MS) VR(R) VR(H) VR(MS), reception buffer (SNs, incomplete SNs,
- *              whether VR(R) is held and how many byte segments it has), the re-segmentation
- *              state of SN VT(A), and the txon / retx / txed buffer bytes
+ *   rlc_pdu    RLC PDUs sent / received by each entity (id, dir, bytes, and for a received
+ *              one the age of the sender's RLC timestamp)
+ *   rlc_state  each entity's state, polled every ms and at each UE RLC re-creation, one row
+ *              when it changes: VT(A) VT(S) VT(MS) VR(R) VR(H) VR(MS), reception buffer (SNs,
+ *              incomplete SNs, byte segments held for VR(R), the lowest incomplete SN and the
+ *              byte range it holds), the re-segmentation state of SN VT(A), and the txon /
+ *              retx / txed buffer bytes
  *   events     RRC handover and RAT switch instants (as ccsim-handover.cc)
  *
  *   ./waf --run "ccsim-handover-trace --cc=TcpCubic --dc=1 --seed=2 --time=6.5 --x0=60 --out=/tmp/t"

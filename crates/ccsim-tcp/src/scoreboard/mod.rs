@@ -235,12 +235,12 @@ impl Scoreboard {
     ) -> (u64, bool) {
         let mut newly = 0;
         let mut retx = false;
-        while let Some(front) = self.segs.front() {
-            if front.seq + front.len as u64 > ack {
+        // Each record is read in place and then dropped: popping it out first copied the
+        // whole record (~70 bytes) per ACKed segment.
+        while let Some(s) = self.segs.front() {
+            if s.seq + s.len as u64 > ack {
                 break;
             }
-            let s = self.segs.pop_front().unwrap();
-            self.head_index += 1;
             let len = s.len as u64;
             self.outstanding_bytes -= len;
             if s.sacked {
@@ -250,11 +250,11 @@ impl Scoreboard {
                 }
                 if self.guessed_sacks {
                     newly += len;
-                    delivered(&s);
+                    delivered(s);
                 }
             } else {
                 newly += len;
-                delivered(&s);
+                delivered(s);
                 if s.lost {
                     self.lost_bytes -= len;
                 }
@@ -263,6 +263,8 @@ impl Scoreboard {
                 }
             }
             retx |= s.ever_retransmitted;
+            self.segs.pop_front();
+            self.head_index += 1;
         }
         self.trim_head(ack);
         self.lost_frontier = self.lost_frontier.max(self.head_index);
