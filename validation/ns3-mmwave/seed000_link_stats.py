@@ -32,16 +32,13 @@ import argparse
 import json
 import math
 import statistics
+import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT / "validation" / "golden" / "ns3-mmwave"
-SCENARIO = ROOT / "experiments" / "seed000_ns3mmwave.toml"
-SETTINGS = {
-    "baseline": ["radio.mmwave.cell.rlc.buffer_bytes=1000000", "tcp.min_rto=1s"],
-    "rlc": ["tcp.min_rto=1s"],
-    "rlc_rto": [],
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The same scenario, golden files and Fig. III-B settings as the per-phase comparison.
+from compare_seed000 import GOLDEN, SCENARIO, SETTINGS  # noqa: E402
+
 # (modulation order, effective code rate) of MCS 0-28: crates/ccsim-radio/src/link_adaptation.rs
 # NS3_MMWAVE_MCS (the tree's mmwave-lte-mi-error-model.cc).
 MCS_TABLE = [(2, r) for r in (0.08, 0.1, 0.11, 0.15, 0.19, 0.24, 0.3, 0.37, 0.44, 0.51)]
