@@ -92,8 +92,9 @@ pub struct TcpConfig {
     /// every segment marked lost after a timeout, so the `linux` profile turns this off.
     pub nextseg_rule_1b: bool,
     /// Recompute ssthresh on every timeout, as ns-3.44 `ReTxTimeout` does in effect (its
-    /// `IsHeadRetransmitted()` test runs after `SetSentListLost()` cleared the marks). Off:
-    /// a repeated timeout while in Loss with the head already retransmitted keeps ssthresh.
+    /// `IsHeadRetransmitted()` test runs after `SetSentListLost()` cleared the marks). Off
+    /// (Linux `tcp_enter_loss`): only a new reduction recomputes it; a timeout inside fast
+    /// recovery, or one repeating with SND.UNA unmoved, keeps ssthresh.
     pub ns3_rto_always_resets_ssthresh: bool,
     /// Keep the delivery-rate sample's prior across ACKs, as ns-3.44 `TcpRateLinux` does with
     /// its single `m_rateSample`; Linux builds each ACK's sample afresh.

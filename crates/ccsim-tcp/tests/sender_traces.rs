@@ -643,3 +643,36 @@ fn limited_transmit_sends_one_new_segment_per_early_duplicate_ack() {
         assert!(drain(&mut s, ms(200))[0].retransmission);
     }
 }
+
+/// A timeout inside fast recovery: Linux `tcp_enter_loss` keeps the ssthresh the recovery set
+/// ("reduce ssthresh if it has not yet been made inside this window"); ns-3.44 recomputes it
+/// (CUBIC: 0.7 x the cwnd at the timeout).
+#[test]
+fn timeout_inside_recovery_keeps_ssthresh_in_linux_only() {
+    for ns3 in [false, true] {
+        let mut s = sender_with("cubic", |c| c.ns3_rto_always_resets_ssthresh = ns3);
+        drain(&mut s, ms(100));
+        s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+        s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+        s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+        assert_eq!(s.tcb.cong_state, CongState::Recovery);
+        drain(&mut s, ms(200));
+        let in_recovery = s.tcb.ssthresh;
+        let cwnd = s.tcb.cwnd;
+        let rto = s.next_timer().unwrap();
+        s.on_timer(rto);
+        assert_eq!(s.tcb.cong_state, CongState::Loss);
+        if ns3 {
+            assert!(
+                s.tcb.ssthresh < in_recovery && s.tcb.ssthresh <= cwnd,
+                "ns-3 recomputes: {} from {in_recovery}, cwnd {cwnd}",
+                s.tcb.ssthresh
+            );
+        } else {
+            assert_eq!(
+                s.tcb.ssthresh, in_recovery,
+                "Linux keeps the recovery's ssthresh"
+            );
+        }
+    }
+}

@@ -229,14 +229,13 @@ impl TcpSender {
             self.stats.fast_recoveries += 1;
         }
         let in_flight_before = self.tcb.bytes_in_flight;
-        let head_retx = self.sb.head().is_some_and(|s| s.ever_retransmitted);
         // Linux `tcp_enter_loss`: a new episode (not a timeout inside recovery, nor one
         // repeating with SND.UNA unmoved) takes fresh undo state.
         let state = self.tcb.cong_state;
-        if matches!(state, CongState::Open | CongState::Disorder)
+        let new_reduction = matches!(state, CongState::Open | CongState::Disorder)
             || self.episode.passed(self.tcb.last_acked_seq)
-            || (state == CongState::Loss && self.undo.timeouts == 0)
-        {
+            || (state == CongState::Loss && self.undo.timeouts == 0);
+        if new_reduction {
             self.begin_undo();
         }
         if timeout {
@@ -244,17 +243,15 @@ impl TcpSender {
         }
         self.sb.mark_all_lost();
         self.refresh_in_flight();
-        // RFC 5681 §3.1 / Linux `tcp_enter_loss`: a repeated timeout of the same
-        // retransmitted head keeps ssthresh. ns-3.44's `ReTxTimeout` asks
-        // `IsHeadRetransmitted()` only after `SetSentListLost()` has cleared every
-        // retransmitted mark, so it recomputes ssthresh on every timeout.
-        let keep_ssthresh = self.tcb.cong_state == CongState::Loss
-            && head_retx
-            && !self.cfg.ns3_rto_always_resets_ssthresh;
-        if !keep_ssthresh {
+        // ns-3.44's `ReTxTimeout` asks `IsHeadRetransmitted()` only after
+        // `SetSentListLost()` has cleared every retransmitted mark, so it recomputes ssthresh
+        // (and signals the loss) on every timeout. Linux `tcp_enter_loss` does both only for a
+        // new reduction ("if it has not yet been made inside this window"): not for a timeout
+        // inside fast recovery, nor for one repeating with SND.UNA unmoved (RFC 5681 §3.1).
+        if new_reduction || self.cfg.ns3_rto_always_resets_ssthresh {
             self.tcb.ssthresh = self.cca.ssthresh(&self.tcb, in_flight_before);
+            self.cca.cwnd_event(&mut self.tcb, CaEvent::Loss);
         }
-        self.cca.cwnd_event(&mut self.tcb, CaEvent::Loss);
         self.set_state(CongState::Loss);
         self.tcb.cwnd = self.tcb.mss;
         self.episode = Episode::begin(self.tcb.high_tx_mark);
