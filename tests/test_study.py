@@ -136,6 +136,23 @@ def test_run_store_resume_and_query(tmp_path: Path) -> None:
     assert tree_bytes(store.root) == before
 
 
+def test_a_changed_scenario_reads_only_the_current_runs(tmp_path: Path) -> None:
+    """After the scenario changes (as after a new default), the old runs' files stay on disk
+    but the views read only the study's current runs: no row twice."""
+    path = write_study(tmp_path)
+    store = ResultsStore(tmp_path / "store")
+    run_study(load_study(path), store, workers=2, progress=False)
+    old = set(store.frame("runs")["run_key"])
+    (tmp_path / "base.toml").write_text(BASE.replace("mss = 1448", "mss = 1400"))
+    rep = run_study(load_study(path), store, workers=2, progress=False)
+    assert (rep.done, rep.skipped) == (8, 0)
+    assert len(store.finished()) == 16, "the old runs' files are kept"
+    df = store.frame("runs")
+    assert len(df) == 12 and not old & set(df["run_key"])
+    n = store.query("SELECT count(*) AS n FROM timing")
+    assert n["n"][0] == 8
+
+
 def test_a_failed_run_is_reported_and_the_study_goes_on(tmp_path: Path, monkeypatch) -> None:
     import ccsim.study_run as sr
 

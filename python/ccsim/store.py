@@ -13,7 +13,9 @@ A run is finished when ``runs/<key>.parquet`` exists. Every file is written to a
 temporary name, flushed to disk and renamed into place, and ``runs/`` is written last, so a
 study killed at any point (even SIGKILL) leaves only complete files; a rerun skips finished
 runs and redoes the rest. The key is the hash of the resolved scenario, the seed and the ccsim
-version (`study_worker.run_key`), so changing anything that matters runs again.
+version (`study_worker.run_key`), so changing anything that matters runs again; `study.json`
+lists the keys of the study as last run, and the views read only those (older runs' files stay
+on disk, unread).
 
 Parquet files are written by pyarrow without timestamps or pandas metadata, so the same
 run gives the same bytes.
@@ -46,6 +48,11 @@ def _atomic_write(path: Path, write: Any) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _sql_list(paths: list[str]) -> str:
+    """A DuckDB list literal of file paths."""
+    return "[" + ", ".join("'" + p.replace("'", "''") + "'" for p in paths) + "]"
 
 
 def _write_parquet(path: Path, table: pa.Table) -> None:
@@ -96,22 +103,42 @@ class ResultsStore:
     def write_failure(self, key: str, message: str) -> None:
         _atomic_write(self.root / "failed" / f"{key}.txt", lambda tmp: tmp.write_text(message))
 
+    def current_keys(self) -> set[str] | None:
+        """The run keys of the study as last run (`study.json`), or None for an older store.
+
+        A store keeps the files of runs whose key the study no longer makes (after a change of
+        the scenario, of a default or of ccsim's version); the views leave those out, so they
+        are never counted twice."""
+        path = self.root / "study.json"
+        if not path.is_file():
+            return None
+        keys = json.loads(path.read_text()).get("run_keys")
+        return None if keys is None else set(keys)
+
+    def _files(self, table: str, suffix: str) -> list[str]:
+        keys = self.current_keys()
+        return sorted(
+            str(p)
+            for p in (self.root / table).glob(f"*{suffix}")
+            if keys is None or p.name.removesuffix(suffix) in keys
+        )
+
     def connect(self) -> Any:
-        """A DuckDB connection with the views `runs`, `series`, `cells` and `timing`."""
+        """A DuckDB connection with the views `runs`, `series`, `cells` and `timing`, over the
+        current study's runs only (`current_keys`)."""
         import duckdb
 
         con = duckdb.connect()
         for name in TABLES:
-            files = self.root / name
-            if any(files.glob("*.parquet")):
-                glob = str(files / "*.parquet").replace("'", "''")
+            files = self._files(name, ".parquet")
+            if files:
                 con.execute(
                     f"CREATE VIEW {name} AS SELECT * FROM "
-                    f"read_parquet('{glob}', union_by_name = true)"
+                    f"read_parquet({_sql_list(files)}, union_by_name = true)"
                 )
-        if any((self.root / "timing").glob("*.json")):
-            glob = str(self.root / "timing" / "*.json").replace("'", "''")
-            con.execute(f"CREATE VIEW timing AS SELECT * FROM read_json_auto('{glob}')")
+        timing = self._files("timing", ".json")
+        if timing:
+            con.execute(f"CREATE VIEW timing AS SELECT * FROM read_json_auto({_sql_list(timing)})")
         return con
 
     def query(self, sql: str) -> Any:
@@ -126,7 +153,7 @@ class ResultsStore:
         """A whole table (`runs`, `series`, `cells`) as a DataFrame, ordered for stable output."""
         import pandas as pd
 
-        if not any((self.root / table).glob("*.parquet")):
+        if not self._files(table, ".parquet"):
             return pd.DataFrame()
         order = "run_key, flow" if table == "runs" else "run_key"
         return self.query(f"SELECT * FROM {table} ORDER BY {order}")

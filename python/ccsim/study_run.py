@@ -169,6 +169,7 @@ def run_study(
             "axes": {a.name: [lv.value for lv in a.levels] for a in study.axes},
             "metrics": study.metrics,
             "runs": len(pairs),
+            "run_keys": sorted(t.key for _, t in pairs),
         }
     )
     done_keys = store.finished()
