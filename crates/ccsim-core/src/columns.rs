@@ -1,4 +1,4 @@
-//! Column tables declared once: [`column_table!`] defines a struct of `Vec` columns and,
+//! Column tables declared once: [`column_table!`](crate::column_table) defines a struct of `Vec` columns and,
 //! from the same declaration, its column list (name, NumPy/Arrow dtype, doc comment) and the
 //! little-endian bytes of every column. The Python bindings export the list as the Parquet
 //! schema of the time series, and the docs' column tables are generated from it, so a column

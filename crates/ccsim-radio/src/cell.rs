@@ -7,7 +7,7 @@
 //!    retransmissions landing in this slot;
 //! 2. the scheduler splits it among attached, available UEs with data and a usable channel;
 //! 3. each grant becomes a transport block (TB) of `⌊units·SE/8⌋` bytes taken from the UE's RLC
-//!    buffer (segmenting packets); the TB's fate is drawn at once ([`draw_tb_outcome`]) and its
+//!    buffer (segmenting packets); the TB's fate is drawn at once ([`crate::rlc::draw_tb_outcome`]) and its
 //!    retransmissions reserve the same units `k·RTT` later;
 //! 4. a packet whose last byte is in the TB is complete when all its TBs are decoded:
 //!    `slot start + slot + scheduling latency + decode latency + HARQ/RLC extra delay`, and RLC

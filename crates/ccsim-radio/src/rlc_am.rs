@@ -7,7 +7,7 @@
 //!   handover ns3-mmwave forwards them over X2 together with the untransmitted ones
 //!   (`UeManager::ForwardRlcBuffers`: `GetTxedBuffer` + `GetRetxBuffer` →
 //!   `RlcPdusToRlcSdus`), so the target sends them again and the UE gets duplicates.
-//! - [`AmEntity`]: a sans-IO RLC AM transmitter/receiver pair (segmentation to the TB size,
+//! - [`AmTransmitter`] and [`AmReceiver`]: a sans-IO RLC AM pair (segmentation to the TB size,
 //!   sequence numbers, polling, status reports with NACKs, ARQ retransmission, in-order
 //!   reassembly, the `t-PollRetransmit`, `t-Reordering` and `t-StatusProhibit` timers). The
 //!   cell drives it per TB with `rlc.model = "entity"` ([`crate::am_link`]); the default

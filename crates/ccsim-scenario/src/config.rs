@@ -233,7 +233,7 @@ pub struct FlowSpec {
     /// Identical flows to create from this entry.
     #[serde(default = "default_count")]
     pub count: u32,
-    /// Sender node (explicit topologies only; the dumbbell assigns s<i> → d<i>).
+    /// Sender node (explicit topologies only; the dumbbell assigns `s<i>` → `d<i>`).
     pub src: Option<String>,
     pub dst: Option<String>,
     #[serde(default)]

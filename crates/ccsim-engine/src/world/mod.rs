@@ -9,9 +9,9 @@
 //! probe, so each is called directly (no dynamic dispatch) and absent parts cost one branch.
 //!
 //! - `mod.rs` (here): the state, the run loops and the dispatch of each event;
-//! - [`tcp`]: the TCP endpoints' side (pumping segments out, delivering them);
-//! - [`forward`]: a packet at a node: routing, fragmentation, the links' transmission;
-//! - [`protocol`]: routing-protocol timers and control packets, backpressure holding, UDP.
+//! - `tcp.rs`: the TCP endpoints' side (pumping segments out, delivering them);
+//! - `forward.rs`: a packet at a node: routing, fragmentation, the links' transmission;
+//! - `protocol.rs`: routing-protocol timers and control packets, backpressure holding, UDP.
 
 mod forward;
 mod protocol;

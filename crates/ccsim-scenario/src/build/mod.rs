@@ -3,7 +3,7 @@
 //!
 //! - `mod.rs` (here): the run-wide bounds and the flows' assembly ([`build_world`]);
 //! - [`tcp_config`]: a flow's `TcpConfig` from its TCP options, and its algorithm's parameters;
-//! - [`topology`]: the `[dumbbell]` template and explicit `[[nodes]]`/`[[links]]`.
+//! - `topology.rs`: the `[dumbbell]` template and explicit `[[nodes]]`/`[[links]]`.
 
 mod tcp_config;
 mod topology;

@@ -6,13 +6,13 @@
 //! buffer grows to the largest window once and is then reused.
 //!
 //! One job per file:
-//! - [`handshake`]: the connection phase (SYN, SYN-ACK, the handshake's ACK, SYN retries);
-//! - [`ack`]: one ACK, step by step in ns-3.44 `ReceivedAck` / `ProcessAck` order;
-//! - [`loss`]: duplicate ACKs, fast recovery and the retransmission timeout;
-//! - [`transmit`]: what to send next (NextSeg, the forced retransmissions, pacing);
-//! - [`rtt`]: the RTT history, timestamps and the RTO value;
-//! - [`burst`]: TCP Wave's burst mode;
-//! - [`undo`]: Linux's undo of spurious timeouts and F-RTO (`linux` profile);
+//! - `handshake.rs`: the connection phase (SYN, SYN-ACK, the handshake's ACK, SYN retries);
+//! - `ack.rs`: one ACK, step by step in ns-3.44 `ReceivedAck` / `ProcessAck` order;
+//! - `loss.rs`: duplicate ACKs, fast recovery and the retransmission timeout;
+//! - `transmit.rs`: what to send next (NextSeg, the forced retransmissions, pacing);
+//! - `rtt.rs`: the RTT history, timestamps and the RTO value;
+//! - `burst.rs`: TCP Wave's burst mode;
+//! - `undo.rs`: Linux's undo of spurious timeouts and F-RTO (`linux` profile);
 //! - the application's writes are [`crate::app`].
 //!
 //! Call order toward the congestion control follows ns-3.44 `TcpSocketBase::ProcessAck`,
