@@ -49,8 +49,10 @@ def test_signal_stops_the_run_quickly_and_cleanly(tmp_path, sig, code) -> None:
     took = time.monotonic() - sent
     assert p.returncode == code, err
     assert "Traceback" not in err and "no results written" in err, err
-    # 0.1 s between checks plus cleanup; generous for a loaded 2-core CI machine.
-    assert took < 3.0, took
+    # 0.1 s between checks plus cleanup take well under 1 s on a quiet machine; at load 12 on
+    # 2 cores the interpreter's exit alone took 3-4 s. A run that missed the signal never
+    # stops (its slice is 2e7 s of simulated time), so 10 s still tells the two apart.
+    assert took < 10.0, took
     assert not (tmp_path / "res").exists()
     assert not list(tmp_path.glob(".res.*"))
 
