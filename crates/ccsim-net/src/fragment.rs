@@ -118,7 +118,7 @@ struct Piece {
 
 /// The fragments received under one key, in offset order; among equal offsets, in arrival
 /// order.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct FragmentSet {
     created: Time,
     pieces: Vec<Piece>,
@@ -127,6 +127,15 @@ struct FragmentSet {
 }
 
 impl FragmentSet {
+    /// An empty set on `pieces` (an emptied list, reused).
+    fn new(pieces: Vec<Piece>) -> Self {
+        FragmentSet {
+            created: Time::ZERO,
+            pieces,
+            more: true,
+        }
+    }
+
     /// ns-3 `Fragments::AddFragment`: after every piece at the same or a lower offset.
     fn add(&mut self, piece: Piece, more: bool) {
         // An in-order arrival (the usual case) goes at the end; else, pieces being sorted by
@@ -182,15 +191,19 @@ type Key = (NodeId, NodeId, u16);
 
 /// Reassembly buffers of every destination, keyed as ns-3 keys them.
 ///
-/// The set that took the last fragment is kept apart from the map (`open`): a datagram's
-/// fragments usually arrive one after another, so each of them finds its set there without
-/// hashing, and a set completed there never enters the map (three map operations per
-/// fragment were most of reassembly's ~240 instructions per fragment on seed 002). Which of
-/// the two holds a set changes nothing else: a key is in at most one of them.
+/// The set that took the last fragment is kept apart from the map (`open`, under
+/// `open_key`): a datagram's fragments usually arrive one after another, so each of them
+/// finds its set there without hashing, and a set completed there never enters the map (three
+/// map operations per fragment were most of reassembly's ~240 instructions per fragment on
+/// seed 002). Which of the two holds a set changes nothing else: a key is in at most one of
+/// them. The open set stays in place when it completes (its piece list is reused for the next
+/// datagram), so the common path moves no set around.
 #[derive(Default)]
 pub struct Reassembly {
     sets: KeyMap<FragmentSet>,
-    open: Option<(Key, FragmentSet)>,
+    /// The open set's key; with `None`, `open` is empty and unused.
+    open_key: Option<Key>,
+    open: FragmentSet,
     /// Emptied piece lists, reused so that steady state allocates nothing.
     spare: Vec<Vec<Piece>>,
     pub stats: ReassemblyStats,
@@ -203,26 +216,33 @@ impl Reassembly {
 
     /// Incomplete datagrams held now.
     pub fn pending(&self) -> usize {
-        self.sets.len() + usize::from(self.open.is_some())
+        self.sets.len() + usize::from(self.open_key.is_some())
     }
 
     /// Makes `key`'s set, if there is one, the open set (parking the open one in the map).
     #[inline]
     fn open(&mut self, key: Key) {
-        if self.open.as_ref().is_some_and(|(k, _)| *k == key) {
+        if self.open_key == Some(key) {
             return;
         }
-        if let Some((k, set)) = self.open.take() {
-            self.sets.insert(k, set);
+        if let Some(k) = self.open_key.take() {
+            let empty = FragmentSet::new(self.spare.pop().unwrap_or_default());
+            self.sets
+                .insert(k, std::mem::replace(&mut self.open, empty));
         }
         if !self.sets.is_empty() {
-            self.open = self.sets.remove(&key).map(|set| (key, set));
+            if let Some(set) = self.sets.remove(&key) {
+                let empty = std::mem::replace(&mut self.open, set);
+                self.spare.push(empty.pieces);
+                self.open_key = Some(key);
+            }
         }
     }
 
     /// Takes the fragment `id` (still in `arena`) at its destination. Returns the datagram
     /// it completes, or `None` while fragments are missing. Every fragment of a completed or
     /// expired set is removed from `arena`.
+    #[inline]
     pub fn add(&mut self, now: Time, id: PacketId, arena: &mut PacketArena) -> Option<Packet> {
         let p = arena.get(id);
         let key = (p.src, p.dst, p.ip.id);
@@ -231,32 +251,52 @@ impl Reassembly {
             len: p.ip_bytes - IPV4_HEADER_BYTES,
             packet: id,
         };
+        // The usual case, inline: the next fragment of the open set, in order and not the
+        // last (so the set cannot be entire). What `add_slow` would do with it, minus the
+        // checks that cannot fire.
+        if p.ip.more_fragments
+            && self.open_key == Some(key)
+            && now < self.open.created + FRAGMENT_TIMEOUT
+            && self
+                .open
+                .pieces
+                .last()
+                .is_some_and(|q| q.offset <= piece.offset)
+        {
+            self.open.more = true;
+            self.open.pieces.push(piece);
+            return None;
+        }
+        self.add_slow(now, key, piece, arena)
+    }
+
+    /// [`Reassembly::add`] in every case.
+    #[inline(never)]
+    fn add_slow(
+        &mut self,
+        now: Time,
+        key: Key,
+        piece: Piece,
+        arena: &mut PacketArena,
+    ) -> Option<Packet> {
+        let p = arena.get(piece.packet);
         let more = p.ip.more_fragments;
         let (seq, ts) = (p.tcp.seq, p.tcp.ts_val);
         self.open(key);
-        if self
-            .open
-            .as_ref()
-            .is_some_and(|(_, s)| now >= s.created + FRAGMENT_TIMEOUT)
-        {
-            let (_, set) = self.open.take().unwrap();
+        if self.open_key.is_some() && now >= self.open.created + FRAGMENT_TIMEOUT {
             self.stats.expired += 1;
-            self.release(set, arena);
+            self.release_open(arena);
         }
-        let spare = &mut self.spare;
-        let (_, set) = self.open.get_or_insert_with(|| {
-            let set = FragmentSet {
-                created: now,
-                pieces: spare.pop().unwrap_or_default(),
-                more: true,
-            };
-            (key, set)
-        });
+        if self.open_key.is_none() {
+            self.open_key = Some(key);
+            self.open.created = now;
+            self.open.more = true;
+        }
+        let set = &mut self.open;
         set.add(piece, more);
         if !set.is_entire() {
             return None;
         }
-        let (_, set) = self.open.take().unwrap();
         let head = *arena.get(set.pieces[0].packet);
         let payload = set.payload_len();
         let mut whole = head;
@@ -270,15 +310,16 @@ impl Reassembly {
         if (head.tcp.seq, head.tcp.ts_val) != (seq, ts) {
             self.stats.stale += 1;
         }
-        self.release(set, arena);
+        self.release_open(arena);
         Some(whole)
     }
 
-    fn release(&mut self, mut set: FragmentSet, arena: &mut PacketArena) {
-        for q in set.pieces.drain(..) {
-            arena.remove(q.packet);
+    /// Frees the open set's fragments and closes it (its piece list stays for the next).
+    fn release_open(&mut self, arena: &mut PacketArena) {
+        for q in self.open.pieces.drain(..) {
+            arena.free(q.packet);
         }
-        self.spare.push(set.pieces);
+        self.open_key = None;
     }
 }
 

@@ -21,7 +21,7 @@ use crate::am_link::{am_config, AmLink};
 use crate::amc::FrameConfig;
 pub use crate::cell_config::CellConfig;
 use crate::fading::{max_doppler_hz, FadingProcess};
-use crate::link_adaptation::mcs_efficiency;
+use crate::link_adaptation::{mcs_efficiency, McsTable};
 use crate::rlc::{RlcAdmission, RlcBuffer, RlcConfig, RlcMode, RlcModel};
 use crate::rlc_am::UnackedWindow;
 use crate::scheduler::{Demand, Scheduler};
@@ -156,6 +156,11 @@ pub struct Cell {
     grants: Vec<u64>,
     /// `rlc` with ARQ off: the entity model draws HARQ only, its RLC does the rest.
     harq_only: RlcConfig,
+    /// `config.link_adaptation`'s per-MCS constants.
+    mcs_table: Option<McsTable>,
+    /// A handover may forward this cell's unacknowledged SDUs (cleared by
+    /// [`Cell::no_forwarding`]): only then is the per-packet [`UnackedWindow`] kept.
+    forwarding: bool,
 }
 
 impl Cell {
@@ -214,8 +219,16 @@ impl Cell {
                 mode: RlcMode::Um,
                 ..config.rlc.clone()
             },
+            forwarding: true,
+            mcs_table: config.link_adaptation.as_ref().map(McsTable::new),
             config,
         }
+    }
+
+    /// No handover will ever forward this cell's SDUs (a single site, or no X2 forwarding):
+    /// [`Cell::drain_unacked`] will not be called, so the cell keeps no unacknowledged window.
+    pub fn no_forwarding(&mut self) {
+        self.forwarding = false;
     }
 
     pub fn id(&self) -> u32 {
@@ -360,8 +373,8 @@ impl Cell {
     /// MCS of the CQI in force with link adaptation, else `amc` on the SINR (with fading, the
     /// SINR at the slot; without, the last channel update's, precomputed).
     fn slot_efficiency(&self, ue: usize, slot_start: Time) -> (f64, u8) {
-        if let Some(la) = &self.config.link_adaptation {
-            let reported = self.sinr_at(ue, la.report_instant(slot_start, self.slot_ns));
+        if let Some(la) = &self.mcs_table {
+            let reported = self.sinr_at(ue, la.config().report_instant(slot_start, self.slot_ns));
             return la
                 .select_mcs(reported)
                 .map_or((0.0, 0), |m| (mcs_efficiency(m), m));
@@ -384,23 +397,33 @@ impl Cell {
 
     /// Offers a packet for `ue` to the RLC buffer (drop-tail).
     pub fn enqueue(&mut self, now: Time, ue: usize, packet: u32, bytes: u32) -> Admission {
+        self.enqueue_waking(now, ue, packet, bytes).0
+    }
+
+    /// [`Cell::enqueue`], also telling whether `ue` had no data before (only then can
+    /// [`Cell::next_deadline`] have moved).
+    #[inline]
+    pub fn enqueue_waking(
+        &mut self,
+        now: Time,
+        ue: usize,
+        packet: u32,
+        bytes: u32,
+    ) -> (Admission, bool) {
         let u = &mut self.ues[ue];
         let was_empty = !u.has_data();
         let admitted = match u.am.as_mut() {
             Some(am) => am.enqueue(packet, bytes),
             None => u.buffer.enqueue(packet, bytes),
         };
-        let admission = match admitted {
-            RlcAdmission::Accepted => Admission::Accepted,
-            RlcAdmission::Dropped => Admission::Dropped,
-        };
-        if admission != Admission::Accepted {
+        if admitted == RlcAdmission::Dropped {
             self.counters.dropped_packets += 1;
+            return (Admission::Dropped, was_empty);
         }
-        if admission != Admission::Dropped && was_empty {
+        if was_empty {
             u.ready_at = now.max(u.available_from);
         }
-        admission
+        (Admission::Accepted, was_empty)
     }
 
     /// The next instant the cell has work: a slot boundary at which some UE can be served, or
@@ -479,7 +502,9 @@ impl Cell {
         let base_delay = slot
             + Time(self.slot_ns * self.config.sched_latency_slots as u64)
             + Time::from_micros(self.config.harq.decode_latency_us);
-        let track_unacked = self.config.rlc.forward_unacked && self.config.rlc.mode == RlcMode::Am;
+        let track_unacked = self.forwarding
+            && self.config.rlc.forward_unacked
+            && self.config.rlc.mode == RlcMode::Am;
         // The status report leaves the UE within t-StatusProhibit and takes the uplink
         // (UlSchedDelay 1 slot + 1 slot + decoding) to reach the eNB.
         let status_delay = Time::from_micros(

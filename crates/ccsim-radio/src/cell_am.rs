@@ -39,7 +39,7 @@ impl Cell {
                 r.1 += units;
             }
         };
-        match &self.config.link_adaptation {
+        match &self.mcs_table {
             Some(la) => {
                 let link = &self.ues[ue];
                 let sinr_at_time =
@@ -47,7 +47,7 @@ impl Cell {
                 let sinr_at = |off: Time| sinr_at_time(slot_start + off);
                 // The CQI in force for a retransmission sent `off` after the TB.
                 let report_sinr_at =
-                    |off: Time| sinr_at_time(la.report_instant(slot_start + off, slot_ns));
+                    |off: Time| sinr_at_time(la.config().report_instant(slot_start + off, slot_ns));
                 draw_tb_outcome_sinr(
                     &mut self.rng,
                     la,

@@ -178,9 +178,12 @@ impl LinkAdaptationConfig {
 
     /// Block error rate of a TB at `mcs` decoded at `sinr_db`.
     pub fn bler(&self, sinr_db: f64, mcs: u8) -> f64 {
-        let w = self.bler_width_db;
-        let mid = self.threshold_db(mcs) - w * 9f64.ln();
-        1.0 / (1.0 + ((sinr_db - mid) / w).exp())
+        bler_at(sinr_db, self.bler_mid_db(mcs), self.bler_width_db)
+    }
+
+    /// The waterfall's midpoint (50 % BLER) for `mcs`.
+    fn bler_mid_db(&self, mcs: u8) -> f64 {
+        self.threshold_db(mcs) - self.bler_width_db * 9f64.ln()
     }
 
     /// The highest MCS whose threshold `sinr_db` meets; None below MCS 0 (CQI 0: not scheduled).
@@ -199,6 +202,50 @@ impl LinkAdaptationConfig {
     }
 }
 
+/// The logistic waterfall: BLER at `sinr_db` with midpoint `mid_db` and width `w` dB.
+#[inline]
+fn bler_at(sinr_db: f64, mid_db: f64, w: f64) -> f64 {
+    1.0 / (1.0 + ((sinr_db - mid_db) / w).exp())
+}
+
+/// The per-MCS constants of a [`LinkAdaptationConfig`], computed once per cell: its
+/// `threshold_db` and the BLER waterfall's midpoint, each a `powf` and a `log10` per call,
+/// were evaluated several times per TB. Same arithmetic, so the same values bit for bit.
+#[derive(Clone, Debug)]
+pub struct McsTable {
+    la: LinkAdaptationConfig,
+    threshold_db: [f64; NS3_MMWAVE_MCS.len()],
+    mid_db: [f64; NS3_MMWAVE_MCS.len()],
+}
+
+impl McsTable {
+    pub fn new(la: &LinkAdaptationConfig) -> Self {
+        McsTable {
+            la: la.clone(),
+            threshold_db: std::array::from_fn(|m| la.threshold_db(m as u8)),
+            mid_db: std::array::from_fn(|m| la.bler_mid_db(m as u8)),
+        }
+    }
+
+    pub fn config(&self) -> &LinkAdaptationConfig {
+        &self.la
+    }
+
+    /// [`LinkAdaptationConfig::bler`].
+    #[inline]
+    pub fn bler(&self, sinr_db: f64, mcs: u8) -> f64 {
+        bler_at(sinr_db, self.mid_db[mcs as usize], self.la.bler_width_db)
+    }
+
+    /// [`LinkAdaptationConfig::select_mcs`].
+    #[inline]
+    pub fn select_mcs(&self, sinr_db: f64) -> Option<u8> {
+        (0..=self.la.max_mcs)
+            .rev()
+            .find(|&m| sinr_db >= self.threshold_db[m as usize])
+    }
+}
+
 /// Draws the fate of a TB at `mcs` whose attempt at offset `o` from the first transmission
 /// meets `sinr_at(o)` dB (see the module docs): the shared retry loop
 /// ([`crate::rlc::retry_tb`]) with each attempt's BLER taken at the SINR combined over the
@@ -208,7 +255,7 @@ impl LinkAdaptationConfig {
 #[allow(clippy::too_many_arguments)] // the inputs of one draw; a struct would only rename them
 pub fn draw_tb_outcome_sinr(
     rng: &mut RngStream,
-    la: &LinkAdaptationConfig,
+    la: &McsTable,
     harq: &HarqConfig,
     rlc: &RlcConfig,
     slot: Time,
@@ -223,7 +270,7 @@ pub fn draw_tb_outcome_sinr(
     let fail_prob = |a: Attempt| {
         if a.in_round == 1 {
             combined = 0.0; // an RLC retransmission is a fresh HARQ process
-            if a.rlc_round > 0 && la.rlc_retx_fresh_mcs {
+            if a.rlc_round > 0 && la.config().rlc_retx_fresh_mcs {
                 round_mcs = la.select_mcs(report_sinr_at(a.offset)).unwrap_or(0);
             }
         }
@@ -286,6 +333,29 @@ mod tests {
         );
     }
 
+    /// The cell's precomputed table gives the config's own values, bit for bit.
+    #[test]
+    fn mcs_table_is_bit_identical_to_the_config() {
+        for la in [
+            LinkAdaptationConfig::default(),
+            LinkAdaptationConfig {
+                gap_db: 3.3,
+                bler_width_db: 0.7,
+                max_mcs: 20,
+                ..LinkAdaptationConfig::default()
+            },
+        ] {
+            let table = McsTable::new(&la);
+            for k in -400..=600 {
+                let sinr = k as f64 * 0.1 + 0.003;
+                assert_eq!(table.select_mcs(sinr), la.select_mcs(sinr), "{sinr}");
+                for m in 0..=28 {
+                    assert_eq!(table.bler(sinr, m).to_bits(), la.bler(sinr, m).to_bits());
+                }
+            }
+        }
+    }
+
     #[test]
     fn harq_combining_and_lag() {
         let la = LinkAdaptationConfig::default();
@@ -296,10 +366,20 @@ mod tests {
         // At the threshold: ~10 % first-attempt failures, the retransmission (combined +3 dB)
         // almost always decodes, one HARQ RTT (4 slots = 1 ms) later.
         let t = la.threshold_db(20);
+        let table = McsTable::new(&la);
         let (mut fails, mut extra, n) = (0, 0, 20_000);
         for _ in 0..n {
-            let o =
-                draw_tb_outcome_sinr(&mut rng, &la, &harq, &rlc, slot, 20, |_| t, |_| t, |_| {});
+            let o = draw_tb_outcome_sinr(
+                &mut rng,
+                &table,
+                &harq,
+                &rlc,
+                slot,
+                20,
+                |_| t,
+                |_| t,
+                |_| {},
+            );
             assert!(!o.lost);
             if o.transmissions > 1 {
                 fails += 1;
@@ -317,7 +397,7 @@ mod tests {
         // round fails until combining recovers, and the delay grows.
         let o = draw_tb_outcome_sinr(
             &mut rng,
-            &la,
+            &table,
             &harq,
             &rlc,
             slot,
@@ -333,7 +413,7 @@ mod tests {
         let fade = la.threshold_db(28) - 12.0;
         let stale = draw_tb_outcome_sinr(
             &mut rng,
-            &la,
+            &table,
             &harq,
             &rlc,
             slot,
@@ -349,7 +429,7 @@ mod tests {
         };
         let fresh = draw_tb_outcome_sinr(
             &mut rng,
-            &fresh_la,
+            &McsTable::new(&fresh_la),
             &harq,
             &rlc,
             slot,
@@ -366,7 +446,7 @@ mod tests {
         };
         let o = draw_tb_outcome_sinr(
             &mut rng,
-            &la,
+            &table,
             &harq,
             &um,
             slot,

@@ -393,35 +393,48 @@ impl RlcBuffer {
 
     /// Takes up to `budget` bytes from the head, segmenting the last packet if needed, and
     /// reports each piece to `f`. Returns the bytes taken.
+    ///
+    /// One pass over the queue's two slices, then one `drain` of the packets taken whole: a
+    /// TB carries ~12 packets, and a `pop_front` each was most of this loop's cost.
     pub fn take(&mut self, budget: u64, mut f: impl FnMut(Segment)) -> u64 {
-        let mut taken = 0u64;
-        while taken < budget {
-            let Some(&Sdu {
-                packet,
-                bytes: size,
-            }) = self.queue.front()
-            else {
-                break;
-            };
-            let left = (size - self.head_sent) as u64;
-            let n = left.min(budget - taken);
-            let first = self.head_sent == 0;
-            let last = n == left;
-            f(Segment {
-                packet,
-                bytes: n as u32,
-                first,
-                last,
-            });
-            taken += n;
-            self.bytes -= n;
-            if last {
-                self.queue.pop_front();
-                self.head_sent = 0;
-            } else {
-                self.head_sent += n as u32;
+        let mut left = budget;
+        let mut head_sent = self.head_sent;
+        let mut whole = 0;
+        let (a, b) = self.queue.as_slices();
+        'tb: for part in [a, b] {
+            for &Sdu { packet, bytes } in part {
+                if left == 0 {
+                    break 'tb;
+                }
+                let rest = (bytes - head_sent) as u64;
+                let first = head_sent == 0;
+                if rest > left {
+                    // The TB ends inside this packet: RLC segmentation.
+                    f(Segment {
+                        packet,
+                        bytes: left as u32,
+                        first,
+                        last: false,
+                    });
+                    head_sent += left as u32;
+                    left = 0;
+                    break 'tb;
+                }
+                f(Segment {
+                    packet,
+                    bytes: rest as u32,
+                    first,
+                    last: true,
+                });
+                left -= rest;
+                head_sent = 0;
+                whole += 1;
             }
         }
+        self.queue.drain(..whole);
+        self.head_sent = head_sent;
+        let taken = budget - left;
+        self.bytes -= taken;
         taken
     }
 

@@ -161,3 +161,57 @@ fn delays_add_up_and_um_loses() {
     assert_eq!(o.extra_delay, Time::from_millis(1));
     assert_eq!(o.transmissions, 2);
 }
+
+/// `take` against a byte-by-byte model of the FIFO, with budgets that end inside, at the
+/// end of and past packets, across the wrap-around of the queue's ring (its two slices),
+/// and with `push_front` of handover copies in between.
+#[test]
+fn take_matches_a_byte_model_across_the_ring_wrap() {
+    let mut b = RlcBuffer::new(1 << 20);
+    // The model: (packet, size, bytes already sent) in order.
+    let mut model: VecDeque<(u32, u32, u32)> = VecDeque::new();
+    let mut s = 99u64;
+    let mut next = 0u32;
+    for round in 0..3_000 {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let r = (s >> 33) as u32;
+        if r % 3 != 0 || model.is_empty() {
+            let size = 20 + r % 1500;
+            if round % 97 == 0 {
+                assert_eq!(b.push_front(next, size), RlcAdmission::Accepted);
+                let at = usize::from(model.front().is_some_and(|f| f.2 > 0));
+                model.insert(at, (next, size, 0));
+            } else {
+                assert_eq!(b.enqueue(next, size), RlcAdmission::Accepted);
+                model.push_back((next, size, 0));
+            }
+            next += 1;
+            continue;
+        }
+        let budget = u64::from(r % 9_000);
+        let mut want = Vec::new();
+        let mut left = budget;
+        while left > 0 {
+            let Some(h) = model.front_mut() else { break };
+            let n = u64::from(h.1 - h.2).min(left);
+            let seg = Segment {
+                packet: h.0,
+                bytes: n as u32,
+                first: h.2 == 0,
+                last: n == u64::from(h.1 - h.2),
+            };
+            left -= n;
+            h.2 += n as u32;
+            if seg.last {
+                model.pop_front();
+            }
+            want.push(seg);
+        }
+        let mut got = Vec::new();
+        assert_eq!(b.take(budget, |seg| got.push(seg)), budget - left);
+        assert_eq!(got, want, "round {round}");
+        let unsent: u64 = model.iter().map(|m| u64::from(m.1 - m.2)).sum();
+        assert_eq!((b.bytes(), b.packets()), (unsent, model.len()));
+        assert_eq!(b.head_partly_sent(), model.front().is_some_and(|m| m.2 > 0));
+    }
+}

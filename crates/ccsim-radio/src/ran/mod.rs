@@ -169,7 +169,7 @@ impl RadioNetwork {
                 }
             })
             .collect();
-        let cells: Vec<Cell> = config
+        let mut cells: Vec<Cell> = config
             .sites
             .iter()
             .enumerate()
@@ -182,6 +182,9 @@ impl RadioNetwork {
                 Cell::new(i as u32, tech.cell.clone(), n_ues, seed)
             })
             .collect();
+        if cells.len() == 1 || !config.handover.x2_forwarding {
+            cells.iter_mut().for_each(Cell::no_forwarding);
+        }
         let n_sites = sites.len();
         let mut ues = Vec::with_capacity(n_ues);
         for (u, uc) in config.ues.iter().enumerate() {
@@ -258,9 +261,23 @@ impl RadioNetwork {
 
     /// Offers a downlink packet for `ue` to its serving cell.
     pub fn enqueue(&mut self, now: Time, ue: u32, packet: u32, bytes: u32) -> Admission {
+        self.enqueue_waking(now, ue, packet, bytes).0
+    }
+
+    /// [`RadioNetwork::enqueue`], also telling whether `ue` had no data waiting before: only
+    /// then can [`RadioNetwork::next_deadline`] have moved (one call instead of
+    /// [`RadioNetwork::has_queued`] and then `enqueue`, per packet).
+    #[inline]
+    pub fn enqueue_waking(
+        &mut self,
+        now: Time,
+        ue: u32,
+        packet: u32,
+        bytes: u32,
+    ) -> (Admission, bool) {
         let u = ue as usize;
         let s = self.ues[u].serving;
-        self.cells[s].enqueue(now, u, packet, bytes)
+        self.cells[s].enqueue_waking(now, u, packet, bytes)
     }
 
     /// `ue` has data waiting at its serving cell: an [`RadioNetwork::enqueue`] then leaves

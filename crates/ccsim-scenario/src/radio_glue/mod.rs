@@ -258,13 +258,10 @@ impl RadioGlue {
             if k.is_multiple_of(2) {
                 let bytes = packets.get(id).ip_bytes;
                 // Behind a backlog the deadline cannot move: skip re-arming (4 % of seed 002).
-                let wakes = !r.ran.has_queued(u);
-                match r.ran.enqueue(now, u, id.0, bytes) {
-                    Admission::Accepted => {}
-                    Admission::Dropped => {
-                        packets.remove(id);
-                        r.counters[u as usize].rlc_drops += 1;
-                    }
+                let (admission, wakes) = r.ran.enqueue_waking(now, u, id.0, bytes);
+                if admission == Admission::Dropped {
+                    packets.free(id);
+                    r.counters[u as usize].rlc_drops += 1;
                 }
                 if wakes {
                     r.arm(now, queue);
