@@ -11,9 +11,10 @@ secondary-cell handovers in seeds 2 and 3 (validation/ns3-mmwave/README.md, sect
     # 4. ccsim against the tree per phase, only while the tree's TCP path is alive:
     python3 validation/ns3-mmwave/trace_handover.py alive --seeds 1 2 3   # needs `import ccsim`
 
-`run` executes scenarios/ccsim-handover-trace.cc (built by setup.sh: the same scenario as
-ccsim-handover.cc plus trace hooks) with the arguments of the golden run
-handover_cubic_dc_s<seed>.json, writing raw CSVs to build/traces/ (git-ignored, ~40 MB a seed).
+`run` executes scenarios/ccsim-handover-trace.cc (built by setup.sh: ccsim-handover.cc itself,
+included unchanged, plus trace hooks) with the arguments of the golden run
+handover_<cc>_dc_s<seed>.json (`--cc TcpNewReno` for the NewReno one), writing raw CSVs to
+build/traces/<cc>_s<seed>/ (git-ignored, ~40 MB a seed).
 
 `reduce` writes, per seed, to validation/golden/ns3-mmwave/:
 - handover_trace_cubic_s<seed>_rlc.csv.gz: every RLC AM entity's state (VT(A), VT(S), VR(R),
@@ -73,17 +74,24 @@ RAW_FILES = (
 )
 
 
-def golden_run(seed: int) -> dict:
-    path = GOLDEN / f"handover_cubic_dc_s{seed}.json"
+def short(cc: str) -> str:
+    """`cubic` for TcpCubic: the TCP as the golden file names spell it."""
+    return cc.lower().removeprefix("tcp")
+
+
+def golden_run(seed: int, cc: str = "TcpCubic") -> dict:
+    path = GOLDEN / f"handover_{short(cc)}_dc_s{seed}.json"
     if not path.exists():
         sys.exit(f"error: {path} missing: the traced rerun follows a golden run (run_handover.py)")
     return json.loads(path.read_text())
 
 
-def program_args(seed: int, sim_time: float) -> list[str]:
-    """The golden run's arguments with --time replaced (the flow dies by 5 s in seeds 2/3)."""
-    args = golden_run(seed)["command"].split()[1:]
-    return [a for a in args if not a.startswith("--time=")] + [f"--time={sim_time:g}"]
+def program_args(seed: int, sim_time: float, cc: str) -> list[str]:
+    """The golden run's arguments with --time and --out replaced (the flow dies by 5 s in seeds
+    2/3)."""
+    args = golden_run(seed, cc)["command"].split()[1:]
+    keep = [a for a in args if not a.startswith(("--time=", "--out="))]
+    return keep + [f"--time={sim_time:g}"]
 
 
 def cmd_run(a: argparse.Namespace) -> None:
@@ -91,10 +99,11 @@ def cmd_run(a: argparse.Namespace) -> None:
     if not binary.exists():
         sys.exit(f"error: {binary} missing: run validation/ns3-mmwave/setup.sh")
     for seed in a.seeds:
-        out = a.raw / f"s{seed}"
+        out = a.raw / f"{short(a.cc)}_s{seed}"
         out.mkdir(parents=True, exist_ok=True)
-        cmd = ["nice", "-n", str(a.nice), str(binary), *program_args(seed, a.time)]
-        cmd.append(f"--out={out / 'trace'}")
+        cmd = ["nice", "-n", str(a.nice), str(binary), *program_args(seed, a.time, a.cc)]
+        # The included golden program writes its own per-ms CSV; the hooks write trace.*.csv.
+        cmd += [f"--out={out / 'golden.csv'}", f"--traceOut={out / 'trace'}"]
         env = dict(os.environ, LD_LIBRARY_PATH=str(a.tree / "build" / "lib"))
         print(f"== seed {seed}: {' '.join(cmd)}", flush=True)
         t0 = time.monotonic()
@@ -112,9 +121,9 @@ def read_raw(raw: Path, name: str) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def check_same_run(seed: int, sink: list[dict], end_us: int) -> None:
+def check_same_run(seed: int, sink: list[dict], end_us: int, cc: str) -> None:
     """The traced run must be the golden run: equal goodput in every 10 ms bin."""
-    with gzip.open(GOLDEN / f"handover_cubic_dc_s{seed}_10ms.csv.gz", "rt") as f:
+    with gzip.open(GOLDEN / f"handover_{short(cc)}_dc_s{seed}_10ms.csv.gz", "rt") as f:
         golden = {round(float(r["t_s"]) * 100): float(r["goodput_mbps"]) for r in csv.DictReader(f)}
     traced: dict[int, int] = defaultdict(int)
     for r in sink:
@@ -262,14 +271,14 @@ def reduce_segments(raw: Path, t0: int) -> tuple[list[str], list[list]]:
 
 def cmd_reduce(a: argparse.Namespace) -> None:
     for seed in a.seeds:
-        raw = a.raw / f"s{seed}"
+        raw = a.raw / f"{short(a.cc)}_s{seed}"
         sink = read_raw(raw, "sink")
         end_us = max(
             int(r["t_us"]) for name in ("tcp_tx", "rlc_state") for r in read_raw(raw, name)
         )
-        check_same_run(seed, sink, end_us)
+        check_same_run(seed, sink, end_us, a.cc)
         print(f"== seed {seed}: traced run equals the golden run to {end_us / 1e6:.2f} s")
-        base = GOLDEN / f"handover_trace_cubic_s{seed}"
+        base = GOLDEN / f"handover_trace_{short(a.cc)}_s{seed}"
         write_gz(Path(f"{base}_rlc.csv.gz"), *reduce_rlc(raw))
         write_gz(Path(f"{base}_1ms.csv.gz"), *reduce_1ms(raw, end_us))
         events = [
@@ -285,8 +294,8 @@ def cmd_reduce(a: argparse.Namespace) -> None:
         write_gz(Path(f"{base}_segments.csv.gz"), *reduce_segments(raw, quiet_from(raw)))
 
 
-def read_gz(seed: int, part: str) -> list[dict]:
-    path = GOLDEN / f"handover_trace_cubic_s{seed}_{part}.csv.gz"
+def read_gz(seed: int, part: str, cc: str = "TcpCubic") -> list[dict]:
+    path = GOLDEN / f"handover_trace_{short(cc)}_s{seed}_{part}.csv.gz"
     if not path.exists():
         sys.exit(f"error: {path} missing (trace_handover.py reduce --seeds {seed})")
     with gzip.open(path, "rt") as f:
@@ -373,10 +382,10 @@ def lockstep_cycles(seg: list[dict]) -> list[dict]:
 
 def cmd_explain(a: argparse.Namespace) -> None:
     for seed in a.seeds:
-        events = read_gz(seed, "events")
-        rlc = read_gz(seed, "rlc")
-        ms = read_gz(seed, "1ms")
-        seg = read_gz(seed, "segments")
+        events = read_gz(seed, "events", a.cc)
+        rlc = read_gz(seed, "rlc", a.cc)
+        ms = read_gz(seed, "1ms", a.cc)
+        seg = read_gz(seed, "segments", a.cc)
         hos = [e for e in events if e["what"] == "enb_ho_start"]
         print(
             f"== seed {seed}: secondary-cell handovers "
@@ -415,6 +424,9 @@ def cmd_explain(a: argparse.Namespace) -> None:
                 f"   gNB moved its unacknowledged PDU(s) to retransmission {resends} times "
                 f"after VT(A) stopped"
             )
+        if not seg:
+            print("   no quiet tail: the sender kept sending to the end of the trace")
+            continue
         tail_tx = [r for r in seg if r["event"] == "snd_tx"]
         reached = {r["seq_or_value"] for r in seg if r["event"] == "ue_rx"}
         print(
@@ -499,6 +511,7 @@ def main() -> None:
         p = sub.add_parser(name)
         p.add_argument("--seeds", nargs="+", type=int, default=[2, 3])
         p.add_argument("--raw", type=Path, default=RAW, help="raw trace directory")
+        p.add_argument("--cc", default="TcpCubic", help="the golden run's TCP")
         if name == "run":
             p.add_argument(
                 "--tree", type=Path, default=Path(os.environ.get("NS3_MMWAVE_TREE", DEFAULT_TREE))

@@ -119,6 +119,15 @@ pub struct HandoverConfig {
     /// `forward_loss_bytes`.
     #[serde(default)]
     pub forward_limit_bytes: u64,
+    /// RLC AM with forwarding: a handover at which the source holds SDUs sent but not yet
+    /// acknowledged loses one SDU, the oldest the UE has not received (the head of the
+    /// forwarded backlog). ns3-mmwave's `LteRlcAm::RlcPdusToRlcSdus` rebuilds the SDUs of
+    /// those PDUs starting in its "loss" state (lte-rlc-am.cc l. 1743-1747), so the SDU that
+    /// began in an earlier, acknowledged PDU is dropped; traced at all three backlog-moving
+    /// handovers of the CUBIC reference (validation/ns3-mmwave/trace_forwarding.py): exactly
+    /// the oldest segment the UE lacked never arrived. Off by default.
+    #[serde(default)]
+    pub forward_loses_first_sdu: bool,
     /// One RRC message (µs): 500 µs, ns-3 `LteRrcProtocolIdeal` (`RRC_IDEAL_MSG_DELAY`). Part
     /// of the stall of a handover decided because the serving link is in outage.
     #[serde(default = "default_rrc_message")]
@@ -195,6 +204,7 @@ impl Default for HandoverConfig {
             x2_forwarding: true,
             forward_loss_bytes: 0,
             forward_limit_bytes: 0,
+            forward_loses_first_sdu: false,
             rrc_message_us: default_rrc_message(),
             lte_return_margin_db: default_lte_return_margin(),
         }

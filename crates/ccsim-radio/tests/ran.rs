@@ -509,3 +509,48 @@ fn forward_limit_bytes_keeps_the_newest_part_of_a_large_backlog_only() {
     drive(&mut free, g.duration, 2_000_000, |_, _| {});
     assert_eq!(free.handover_log()[0].lost, 0);
 }
+
+#[test]
+fn forward_loses_first_sdu_drops_only_the_oldest_untransmitted_sdu() {
+    // ns3-mmwave's RlcPdusToRlcSdus drops the SDU that began in an acknowledged PDU: with the
+    // rule, each backlog-moving handover loses exactly one SDU, the oldest the UE lacks (the
+    // head of the source's untransmitted buffer); everything else is forwarded as without it.
+    let g = seed000_handover_street();
+    let mut cfg = street(TttMode::DynamicTtt, true);
+    cfg.handover.forward_loses_first_sdu = true;
+    let mut ran = RadioNetwork::new(&cfg, 1).unwrap();
+    let out = drive(&mut ran, g.duration, 2_000_000, |_, _| {});
+    let mut free = RadioNetwork::new(&street(TttMode::DynamicTtt, true), 1).unwrap();
+    drive(&mut free, g.duration, 2_000_000, |_, _| {});
+    let (h, f) = (ran.handover_log(), free.handover_log());
+    assert!(!h.is_empty() && f[0].lost == 0);
+    assert_eq!(h[0].at, f[0].at);
+    assert!(
+        h[0].resent > 0,
+        "the source had unacknowledged SDUs: {:?}",
+        h[0]
+    );
+    assert_eq!(
+        (h[0].lost, h[0].forwarded + 1),
+        (1, f[0].forwarded),
+        "{:?}",
+        h[0]
+    );
+    let lost: Vec<u32> = out
+        .iter()
+        .filter(|d| d.at == h[0].at && d.outcome == Outcome::Lost(LossReason::HandoverFlush))
+        .map(|d| d.packet)
+        .collect();
+    // the oldest SDU the UE lacks: below every SDU delivered after the handover but the
+    // unacknowledged ones sent again (their copies have new ids above it)
+    let delivered_before: Vec<u32> = out
+        .iter()
+        .filter(|d| d.at <= h[0].at && d.outcome == Outcome::Delivered)
+        .map(|d| d.packet)
+        .collect();
+    assert_eq!(lost.len(), 1);
+    assert!(delivered_before.iter().all(|&p| p < lost[0]));
+    assert!(!out
+        .iter()
+        .any(|d| d.packet == lost[0] && d.outcome == Outcome::Delivered));
+}

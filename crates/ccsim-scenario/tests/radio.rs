@@ -424,6 +424,7 @@ fn a_handover_that_loses_the_forwarded_head_is_one_sack_recovery_without_rto() {
             "radio.handover.ttt_rule=hysteresis",
             "radio.mmwave.cell.fading.k_factor_nlos_db=9",
             "radio.handover.forward_limit_bytes=0",
+            "radio.handover.forward_loses_first_sdu=false",
             "radio.handover.forward_loss_bytes=3300000",
         ];
         set.extend_from_slice(extra);

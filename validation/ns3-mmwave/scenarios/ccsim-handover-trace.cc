@@ -1,8 +1,13 @@
-/* Traced twin of ccsim-handover.cc (issue 15, "each miss traced to a named mechanism"): the same
- * scenario, set up statement for statement as ccsim-handover.cc does it (so a run with the same
- * seed takes the same random draws and reproduces the golden goodput), plus trace hooks that
- * follow every TCP segment and every RLC AM state variable through the secondary-cell handovers.
- * ccsim-handover.cc itself is left unchanged: the golden files record its hash.
+/* Traced run of ccsim-handover.cc (issue 15, "each miss traced to a named mechanism"): trace
+ * hooks that follow every TCP segment and every RLC AM state variable through the secondary-cell
+ * handovers.
+ *
+ * This program runs ccsim-handover.cc itself, unchanged (the golden files record its hash): that
+ * file is included here with its main () renamed, as ccsim-seed002-trace.cc includes
+ * ccsim-seed002.cc, so the scenario, the order of object creation and the random draws are the
+ * golden program's. Its own per-ms CSV (--out) is written as in a golden run. The hooks only
+ * read state: they are connected by config path at 1 us and 0.3001 s (events scheduled before
+ * the scenario's own, drawing no random number), and no Ptr to an RLC entity is kept.
  *
  * NS_LOG is compiled out of the optimized tree, so everything is read through trace sources and,
  * for the RLC AM state variables that have no accessor (VT(A), VT(S), VR(R), VR(H), the
@@ -11,7 +16,10 @@
  * instantiation), so the tree is not modified: ccsim-handover-trace.h has that reader and the
  * output files.
  *
- * Output files, all `<out>.<name>.csv` (times in microseconds):
+ * Extra option (removed from argv before the scenario's own CommandLine sees it):
+ *   --traceOut=PREFIX   write the traces to PREFIX.<name>.csv
+ *
+ * Output files, all `<PREFIX>.<name>.csv` (times in microseconds):
  *   tcp_tx     sender segments (seq, len; data only)
  *   tcp_ack    ACKs arriving at the sender (ack, window field, SACK blocks, highest SACKed byte)
  *   tcp_state  sender CongState / RTO / cwnd / ssthresh changes
@@ -30,34 +38,24 @@
  *              retx / txed buffer bytes
  *   events     RRC handover and RAT switch instants (as ccsim-handover.cc)
  *
- *   ./waf --run "ccsim-handover-trace --cc=TcpCubic --dc=1 --seed=2 --time=6.5 --x0=60 --out=/tmp/t"
+ *   ./waf --run "ccsim-handover-trace --cc=TcpCubic --dc=1 --seed=2 --time=6.5 --x0=60
+ *                --out=/tmp/t.csv --traceOut=/tmp/t"
  */
-#include "ns3/applications-module.h"
-#include "ns3/buildings-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/lte-common.h"
-#include "ns3/lte-enb-net-device.h"
-#include "ns3/lte-enb-rrc.h"
-#include "ns3/lte-rlc-am.h"
+#define main ccsim_handover_main
+#include "ccsim-handover.cc"
+#undef main
+
 #include "ns3/lte-rlc-am-header.h"
-#include "ns3/mmwave-enb-net-device.h"
-#include "ns3/mmwave-helper.h"
-#include "ns3/mmwave-point-to-point-epc-helper.h"
-#include "ns3/mobility-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
+#include "ns3/mc-ue-net-device.h"
 #include "ns3/tcp-option-sack.h"
 
-#include <fstream>
+#include <cstring>
 #include <map>
 #include <memory>
-#include <vector>
 
-using namespace ns3;
-using namespace mmwave;
-
-namespace {
+// A named namespace: the included scenario's helpers (OnSinkRx, PollRlc, ...) live in the
+// anonymous one, and these hooks shadow them here without a clash.
+namespace ccsim_trace {
 
 #include "ccsim-handover-trace.h"
 
@@ -226,7 +224,7 @@ struct RlcEntity
 std::map<std::string, RlcEntity> g_rlcs;
 uint32_t g_ueRlcGeneration = 0; // bumped at every UE RLC re-creation (SwitchToMmWave)
 uint32_t g_ueNodeId = 0;
-std::vector<uint32_t> g_enbNodeIds;
+std::vector<uint32_t> g_enbNodeIds; // every eNB node (LTE and mmWave)
 
 void
 OnRlcTxPdu (uint32_t id, uint16_t, uint8_t, uint32_t bytes)
@@ -382,196 +380,43 @@ OnSwitchToLte (std::string, uint64_t imsi, uint16_t cellId, uint16_t rnti)
   Record ("switch_to_lte", imsi, cellId, rnti);
 }
 
-/** Hooks that need the UE's bearer, which exists only after the initial access. */
+/** The scenario's nodes, found by what they carry (its NodeContainers are local to its main). */
 void
-AttachLateTraces (Ptr<BulkSendApplication> bulk)
+FindNodes ()
 {
-  AttachSenderTraces (bulk);
-  std::ostringstream pdcp;
-  pdcp << "/NodeList/" << g_ueNodeId << "/DeviceList/*/LteUeRrc/DataRadioBearerMap/*/LtePdcp/RxPDU";
-  Config::ConnectWithoutContextFailSafe (pdcp.str (), MakeCallback (&OnUePdcpRx));
+  for (uint32_t n = 0; n < NodeList::GetNNodes (); n++)
+    {
+      Ptr<Node> node = NodeList::GetNode (n);
+      for (uint32_t d = 0; d < node->GetNDevices (); d++)
+        {
+          Ptr<NetDevice> dev = node->GetDevice (d);
+          if (DynamicCast<McUeNetDevice> (dev))
+            {
+              g_ueNodeId = n;
+            }
+          else if (CellIdOf (dev) != 0)
+            {
+              g_enbNodeIds.push_back (n);
+              break;
+            }
+        }
+    }
 }
 
-} // namespace
-
-int
-main (int argc, char *argv[])
+/** Hooks on objects that exist once the scenario has built its devices (queued at 1 us). */
+void
+AttachEarlyTraces ()
 {
-  double simTime = 12;
-  double x0 = 40;
-  double speed = 10;
-  bool dc = true;
-  std::string cc = "TcpCubic";
-  uint32_t rlcBuf = 10000000;
-  uint32_t seed = 1;
-  uint32_t run = 0;
-  uint32_t mss = 1400;
-  uint32_t minRtoMs = 200;
-  std::string out = "ccsim-handover-trace";
-
-  CommandLine cmd;
-  cmd.AddValue ("time", "simulated time [s]", simTime);
-  cmd.AddValue ("x0", "UE start x [m]", x0);
-  cmd.AddValue ("speed", "UE speed along x [m/s]", speed);
-  cmd.AddValue ("dc", "1: dual connectivity (McUeNetDevice); 0: single connectivity, hard "
-                      "LTE<->mmWave handover (InterRatHoCapable UE)", dc);
-  cmd.AddValue ("cc", "TCP congestion control TypeId without ns3:: (TcpCubic, TcpNewReno, ...)", cc);
-  cmd.AddValue ("rlcBuf", "RLC MaxTxBufferSize [B]", rlcBuf);
-  cmd.AddValue ("seed", "RngSeedManager seed", seed);
-  cmd.AddValue ("run", "RngSeedManager run", run);
-  cmd.AddValue ("mss", "TcpSocket::SegmentSize [B]", mss);
-  cmd.AddValue ("minRtoMs", "TcpSocketBase::MinRto [ms]", minRtoMs);
-  cmd.AddValue ("out", "output prefix: <out>.<name>.csv", out);
-  cmd.Parse (argc, argv);
-  g_out = out;
-
-  Config::SetDefault ("ns3::TcpL4Protocol::SocketType", TypeIdValue (TypeId::LookupByName ("ns3::" + cc)));
-  Config::SetDefault ("ns3::TcpSocket::SegmentSize", UintegerValue (mss));
-  Config::SetDefault ("ns3::TcpSocketBase::MinRto", TimeValue (MilliSeconds (minRtoMs)));
-  Config::SetDefault ("ns3::TcpSocket::SndBufSize", UintegerValue (131072 * 50));
-  Config::SetDefault ("ns3::TcpSocket::RcvBufSize", UintegerValue (131072 * 50));
-
-  // Radio, RLC and RRC settings as mc-twoenbs.cc (the module's DC example) sets them.
-  Config::SetDefault ("ns3::MmWaveUeMac::UpdateUeSinrEstimatePeriod", DoubleValue (0));
-  Config::SetDefault ("ns3::MmWaveHelper::RlcAmEnabled", BooleanValue (true));
-  Config::SetDefault ("ns3::MmWaveHelper::HarqEnabled", BooleanValue (true));
-  Config::SetDefault ("ns3::MmWaveFlexTtiMacScheduler::HarqEnabled", BooleanValue (true));
-  Config::SetDefault ("ns3::MmWaveFlexTtiMaxWeightMacScheduler::HarqEnabled", BooleanValue (true));
-  Config::SetDefault ("ns3::MmWaveFlexTtiMaxWeightMacScheduler::FixedTti", BooleanValue (false));
-  Config::SetDefault ("ns3::MmWaveFlexTtiMaxWeightMacScheduler::SymPerSlot", UintegerValue (6));
-  Config::SetDefault ("ns3::MmWavePhyMacCommon::TbDecodeLatency", UintegerValue (200.0));
-  Config::SetDefault ("ns3::MmWavePhyMacCommon::NumHarqProcess", UintegerValue (100));
-  Config::SetDefault ("ns3::ThreeGppChannelModel::UpdatePeriod", TimeValue (MilliSeconds (100.0)));
-  Config::SetDefault ("ns3::LteEnbRrc::SystemInformationPeriodicity", TimeValue (MilliSeconds (5.0)));
-  Config::SetDefault ("ns3::LteRlcAm::ReportBufferStatusTimer", TimeValue (MicroSeconds (100.0)));
-  Config::SetDefault ("ns3::LteRlcUmLowLat::ReportBufferStatusTimer", TimeValue (MicroSeconds (100.0)));
-  Config::SetDefault ("ns3::LteEnbRrc::SrsPeriodicity", UintegerValue (320));
-  Config::SetDefault ("ns3::LteEnbRrc::FirstSibTime", UintegerValue (2));
-  Config::SetDefault ("ns3::MmWavePointToPointEpcHelper::X2LinkDelay", TimeValue (MicroSeconds (500)));
-  Config::SetDefault ("ns3::MmWavePointToPointEpcHelper::X2LinkDataRate", DataRateValue (DataRate ("1000Gb/s")));
-  Config::SetDefault ("ns3::MmWavePointToPointEpcHelper::X2LinkMtu", UintegerValue (10000));
-  Config::SetDefault ("ns3::MmWavePointToPointEpcHelper::S1uLinkDelay", TimeValue (MicroSeconds (1000)));
-  Config::SetDefault ("ns3::MmWavePointToPointEpcHelper::S1apLinkDelay", TimeValue (MicroSeconds (10000)));
-  Config::SetDefault ("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue (rlcBuf));
-  Config::SetDefault ("ns3::LteRlcUmLowLat::MaxTxBufferSize", UintegerValue (rlcBuf));
-  Config::SetDefault ("ns3::LteRlcAm::MaxTxBufferSize", UintegerValue (rlcBuf));
-  Config::SetDefault ("ns3::LteRlcAm::StatusProhibitTimer", TimeValue (MilliSeconds (10.0)));
-  Config::SetDefault ("ns3::LteEnbRrc::SecondaryCellHandoverMode", EnumValue (LteEnbRrc::DYNAMIC_TTT));
-  Config::SetDefault ("ns3::LteEnbRrc::FixedTttValue", UintegerValue (150));
-  const int crtPeriodUs = 1600;
-  Config::SetDefault ("ns3::LteEnbRrc::CrtPeriod", IntegerValue (crtPeriodUs));
-  Config::SetDefault ("ns3::LteEnbRrc::OutageThreshold", DoubleValue (-5));
-  Config::SetDefault ("ns3::MmWaveEnbPhy::UpdateSinrEstimatePeriod", IntegerValue (crtPeriodUs));
-  Config::SetDefault ("ns3::MmWaveEnbPhy::Transient", IntegerValue (150 * crtPeriodUs));
-  Config::SetDefault ("ns3::MmWaveEnbPhy::NoiseAndFilter", BooleanValue (false));
-  Config::SetDefault ("ns3::MmWaveHelper::UseIdealRrc", BooleanValue (true));
-  Config::SetDefault ("ns3::McUePdcp::LteUplink", BooleanValue (false));
-  Config::SetDefault ("ns3::ThreeGppChannelModel::Blockage", BooleanValue (true));
-  Config::SetDefault ("ns3::ThreeGppChannelModel::PortraitMode", BooleanValue (true));
-  Config::SetDefault ("ns3::ThreeGppChannelModel::NumNonselfBlocking", IntegerValue (4));
-  Config::SetDefault ("ns3::McUeNetDevice::AntennaNum", UintegerValue (16));
-  Config::SetDefault ("ns3::MmWaveNetDevice::AntennaNum", UintegerValue (64));
-  Config::SetDefault ("ns3::ThreeGppAntennaArrayModel::IsotropicElements", BooleanValue (true));
-
-  RngSeedManager::SetSeed (seed);
-  RngSeedManager::SetRun (run);
-
-  Ptr<MmWaveHelper> mmw = CreateObject<MmWaveHelper> ();
-  mmw->SetPathlossModelType ("ns3::ThreeGppUmiStreetCanyonPropagationLossModel");
-  mmw->SetChannelConditionModelType ("ns3::BuildingsChannelConditionModel");
-  Ptr<MmWavePointToPointEpcHelper> epc = CreateObject<MmWavePointToPointEpcHelper> ();
-  mmw->SetEpcHelper (epc);
-  mmw->SetHarqEnabled (true);
-  mmw->Initialize ();
-
-  Ptr<Node> pgw = epc->GetPgwNode ();
-  NodeContainer srvNodes;
-  srvNodes.Create (1);
-  InternetStackHelper internet;
-  internet.Install (srvNodes);
-  PointToPointHelper p2p;
-  p2p.SetDeviceAttribute ("DataRate", DataRateValue (DataRate ("100Gb/s")));
-  p2p.SetDeviceAttribute ("Mtu", UintegerValue (2500));
-  p2p.SetChannelAttribute ("Delay", TimeValue (MilliSeconds (10)));
-  NetDeviceContainer wan = p2p.Install (pgw, srvNodes.Get (0));
-  Ipv4AddressHelper ipv4;
-  ipv4.SetBase ("1.0.0.0", "255.0.0.0");
-  ipv4.Assign (wan);
-  Ipv4StaticRoutingHelper routing;
-  routing.GetStaticRouting (srvNodes.Get (0)->GetObject<Ipv4> ())
-      ->AddNetworkRouteTo (Ipv4Address ("7.0.0.0"), Ipv4Mask ("255.0.0.0"), 1);
-
-  NodeContainer ueNodes, mmwEnbNodes, lteEnbNodes, allEnbNodes;
-  mmwEnbNodes.Create (2);
-  lteEnbNodes.Create (1);
-  ueNodes.Create (1);
-  allEnbNodes.Add (lteEnbNodes);
-  allEnbNodes.Add (mmwEnbNodes);
-
-  Ptr<Building> blocker = Create<Building> ();
-  blocker->SetBoundaries (Box (70, 130, 5, 10, 0, 15));
-
-  Ptr<ListPositionAllocator> enbPos = CreateObject<ListPositionAllocator> ();
-  enbPos->Add (Vector (0, 30, 10)); // LTE eNB, next to mmWave gNB A
-  enbPos->Add (Vector (0, 30, 10)); // mmWave gNB A
-  enbPos->Add (Vector (200, 30, 10)); // mmWave gNB B
-  MobilityHelper enbMob;
-  enbMob.SetMobilityModel ("ns3::ConstantPositionMobilityModel");
-  enbMob.SetPositionAllocator (enbPos);
-  enbMob.Install (allEnbNodes);
-  BuildingsHelper::Install (allEnbNodes);
-
-  MobilityHelper ueMob;
-  ueMob.SetMobilityModel ("ns3::ConstantVelocityMobilityModel");
-  ueMob.Install (ueNodes);
-  BuildingsHelper::Install (ueNodes);
-  Ptr<ConstantVelocityMobilityModel> ueMm = ueNodes.Get (0)->GetObject<ConstantVelocityMobilityModel> ();
-  ueMm->SetPosition (Vector (x0, 0, 1.6));
-  ueMm->SetVelocity (Vector (speed, 0, 0));
-
-  NetDeviceContainer lteEnbDevs = mmw->InstallLteEnbDevice (lteEnbNodes);
-  NetDeviceContainer mmwEnbDevs = mmw->InstallEnbDevice (mmwEnbNodes);
-  NetDeviceContainer ueDevs = dc ? mmw->InstallMcUeDevice (ueNodes) : mmw->InstallInterRatHoCapableUeDevice (ueNodes);
-  internet.Install (ueNodes);
-  Ipv4InterfaceContainer ueIfs = epc->AssignUeIpv4Address (ueDevs);
-  routing.GetStaticRouting (ueNodes.Get (0)->GetObject<Ipv4> ())
-      ->SetDefaultRoute (epc->GetUeDefaultGatewayAddress (), 1);
-  mmw->AddX2Interface (lteEnbNodes, mmwEnbNodes);
-  if (dc)
-    {
-      mmw->AttachToClosestEnb (ueDevs, mmwEnbDevs, lteEnbDevs);
-    }
-  else
-    {
-      mmw->AttachIrToClosestEnb (ueDevs, mmwEnbDevs, lteEnbDevs);
-    }
-
-  g_ueNodeId = ueNodes.Get (0)->GetId ();
-  for (uint32_t i = 0; i < allEnbNodes.GetN (); i++)
-    {
-      g_enbNodeIds.push_back (allEnbNodes.Get (i)->GetId ());
-    }
-  std::cout << "cells: lte " << DynamicCast<LteEnbNetDevice> (lteEnbDevs.Get (0))->GetCellId () << " mmwave_a "
-            << DynamicCast<MmWaveEnbNetDevice> (mmwEnbDevs.Get (0))->GetCellId () << " mmwave_b "
-            << DynamicCast<MmWaveEnbNetDevice> (mmwEnbDevs.Get (1))->GetCellId () << std::endl;
-
-  // Bulk download remote -> UE, from 0.3 s (after the initial access of both RATs).
-  uint16_t port = 2201;
-  Ptr<BulkSendApplication> bulk = CreateObject<BulkSendApplication> ();
-  bulk->SetAttribute ("Remote", AddressValue (InetSocketAddress (ueIfs.GetAddress (0), port)));
-  bulk->SetAttribute ("SendSize", UintegerValue (mss));
-  srvNodes.Get (0)->AddApplication (bulk);
-  bulk->SetStartTime (Seconds (0.3));
-  PacketSinkHelper sinkHelper ("ns3::TcpSocketFactory", InetSocketAddress (Ipv4Address::GetAny (), port));
-  ApplicationContainer sinks = sinkHelper.Install (ueNodes.Get (0));
-  sinks.Start (Seconds (0.2));
-  sinks.Get (0)->TraceConnectWithoutContext ("Rx", MakeCallback (&OnSinkRx));
-  Simulator::Schedule (Seconds (0.3001), &AttachLateTraces, bulk);
-
+  FindNodes ();
+  std::ostringstream ue;
+  ue << "/NodeList/" << g_ueNodeId;
+  Config::ConnectWithoutContextFailSafe (ue.str () + "/ApplicationList/*/$ns3::PacketSink/Rx",
+                                         MakeCallback (&OnSinkRx));
   Config::ConnectWithoutContextFailSafe (
       "/NodeList/*/DeviceList/*/MmWaveComponentCarrierMapUe/*/MmWaveUePhy/DlSpectrumPhy/RxPacketTraceUe",
       MakeCallback (&OnUeTb));
-  Ptr<Ipv4L3Protocol> ueIp = ueNodes.Get (0)->GetObject<Ipv4L3Protocol> ();
+  Ptr<Ipv4L3Protocol> ueIp = NodeList::GetNode (g_ueNodeId)->GetObject<Ipv4L3Protocol> ();
+  NS_ABORT_MSG_UNLESS (ueIp, "the UE node has no IPv4 stack");
   ueIp->TraceConnectWithoutContext ("Rx", MakeBoundCallback (&OnUeIp, "rx"));
   ueIp->TraceConnectWithoutContext ("Tx", MakeBoundCallback (&OnUeIp, "tx"));
   ueIp->TraceConnectWithoutContext ("Drop", MakeCallback (&OnUeIpDrop));
@@ -584,17 +429,59 @@ main (int argc, char *argv[])
     }
   Config::ConnectFailSafe ("/NodeList/*/DeviceList/*/LteUeRrc/SwitchToLte", MakeCallback (&OnSwitchToLte));
   Config::ConnectFailSafe ("/NodeList/*/DeviceList/*/LteUeRrc/SwitchToMmWave", MakeCallback (&OnSwitchToMmWave));
+  Simulator::Schedule (MilliSeconds (1) - MicroSeconds (1), &PollRlc);
+}
 
-  Simulator::Schedule (MilliSeconds (1), &PollRlc);
-  Simulator::Stop (Seconds (simTime));
-  Simulator::Run ();
+/** Hooks that need the sender's socket and the UE's bearer, which exist only after the bulk
+ * sender starts (0.3 s) and the initial access. */
+void
+AttachLateTraces ()
+{
+  Config::MatchContainer m = Config::LookupMatches ("/NodeList/*/ApplicationList/*/$ns3::BulkSendApplication");
+  NS_ABORT_MSG_UNLESS (m.GetN () == 1, "expected one bulk sender, found " << m.GetN ());
+  AttachSenderTraces (DynamicCast<BulkSendApplication> (m.Get (0)));
+  std::ostringstream pdcp;
+  pdcp << "/NodeList/" << g_ueNodeId << "/DeviceList/*/LteUeRrc/DataRadioBearerMap/*/LtePdcp/RxPDU";
+  Config::ConnectWithoutContextFailSafe (pdcp.str (), MakeCallback (&OnUePdcpRx));
+}
 
+/** Removes --traceOut=PREFIX from argv (into g_out); returns the new argc. */
+int
+TakeTraceOptions (int argc, char *argv[])
+{
+  int out = 1;
+  for (int i = 1; i < argc; i++)
+    {
+      if (std::strncmp (argv[i], "--traceOut=", 11) == 0)
+        {
+          g_out = argv[i] + 11;
+        }
+      else
+        {
+          argv[out++] = argv[i];
+        }
+    }
+  NS_ABORT_MSG_IF (g_out.empty (), "--traceOut=PREFIX is required");
+  return out;
+}
+
+} // namespace ccsim_trace
+
+int
+main (int argc, char *argv[])
+{
+  using namespace ccsim_trace;
+  argc = TakeTraceOptions (argc, argv);
+  // Queued before the scenario builds its objects; they only read state and draw no random
+  // numbers, so the scenario's own events keep their order.
+  Simulator::Schedule (MicroSeconds (1), &AttachEarlyTraces);
+  Simulator::Schedule (Seconds (0.3001), &AttachLateTraces);
+  int rc = ccsim_handover_main (argc, argv);
   for (auto &f : g_files)
     {
       f.second->close ();
     }
-  std::cout << "ccsim-handover-trace: wrote " << g_files.size () << " files " << out << ".*.csv ("
-            << g_rlcs.size () << " RLC AM entities)" << std::endl;
-  Simulator::Destroy ();
-  return 0;
+  std::cout << "ccsim-handover-trace: wrote " << g_files.size () << " files " << g_out
+            << ".*.csv (" << g_rlcs.size () << " RLC AM entities)" << std::endl;
+  return rc;
 }

@@ -208,8 +208,14 @@ impl RadioNetwork {
         } else {
             0
         };
+        // `forward_loses_first_sdu`: the SDU RlcPdusToRlcSdus drops. ccsim delivers the SDUs it
+        // sent, so the oldest one the UE lacks is the head of the untransmitted backlog.
+        let first_lost = forward
+            && resent > 0
+            && self.handover.forward_loses_first_sdu
+            && self.cells[from].config().rlc.mode == RlcMode::Am;
         for (i, &(p, b)) in self.scratch_packets.iter().enumerate() {
-            let outcome = if !forward || (i == 0 && um_fragment) {
+            let outcome = if !forward || (i == 0 && (um_fragment || first_lost)) {
                 Some(LossReason::HandoverFlush)
             } else if loss_left > 0 {
                 loss_left = loss_left.saturating_sub(u64::from(b));
