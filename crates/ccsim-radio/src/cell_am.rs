@@ -5,7 +5,7 @@
 
 use super::{Cell, Delivery, LossReason, Outcome, RESERVATION_SLOTS};
 use crate::link_adaptation::draw_tb_outcome_sinr;
-use crate::rlc::{draw_tb_outcome, TbOutcome};
+use crate::rlc::{draw_tb_outcome, RlcModel, TbOutcome};
 use ccsim_core::Time;
 
 impl Cell {
@@ -66,6 +66,9 @@ impl Cell {
 
     /// The earliest arrival or timer of any UE's AM link.
     pub(super) fn next_am_event(&self) -> Option<Time> {
+        if self.config.rlc.model != RlcModel::Entity {
+            return None; // no AM links (asked twice per slot)
+        }
         self.ues
             .iter()
             .filter_map(|u| u.am.as_ref().and_then(|a| a.next_event()))

@@ -379,6 +379,7 @@ impl RlcBuffer {
     }
 
     /// Drop-tail admission of a packet of `bytes` (IP) bytes.
+    #[inline]
     pub fn enqueue(&mut self, packet: u32, bytes: u32) -> RlcAdmission {
         if self.bytes + bytes as u64 > self.limit_bytes {
             self.drops += 1;

@@ -173,7 +173,9 @@ fn take_matches_a_byte_model_across_the_ring_wrap() {
     let mut s = 99u64;
     let mut next = 0u32;
     for round in 0..3_000 {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let r = (s >> 33) as u32;
         if r % 3 != 0 || model.is_empty() {
             let size = 20 + r % 1500;

@@ -236,7 +236,7 @@ impl Ran {
 }
 
 /// Packet `id` reaches node `end`, the far end of delivery line `k`, at `at`.
-#[inline]
+#[inline(always)]
 pub(super) fn send_on_line(
     lines: &mut [DelayLine<PacketId>],
     k: u32,
