@@ -8,6 +8,7 @@ README.md section 8), per phase (A in LOS, both blocked, B in LOS) and per hando
     python validation/ns3-mmwave/compare_handover.py --seeds 1 2 3 --markdown
     python validation/ns3-mmwave/compare_handover.py --cc TcpCubic --seeds 1 2 3
     python validation/ns3-mmwave/compare_handover.py --distribution 20   # handover times only
+    python validation/ns3-mmwave/compare_handover.py --spread 20   # phase goodput over seeds 1-20
 
 Per phase: goodput (application bytes in order), RTT (ns3-mmwave: mean of the per-ACK samples;
 ccsim: mean of its smoothed RTT sampled every ms), data segments retransmitted, entries into
@@ -130,6 +131,27 @@ def distribution(n: int, cc: str, extra: list[str]) -> None:
     )
 
 
+def spread(n: int, cc: str, extra: list[str]) -> None:
+    """Blocked and B-in-LOS goodput over ccsim seeds 1..n: median and range, the blocked phase's
+    recoveries, the runs with an RTO, against the golden run of seed 1."""
+    import statistics
+
+    g = json.loads((GOLDEN / f"handover_{cc.lower()[3:]}_dc_s1.json").read_text())
+    bounds, runs = g["phase_bounds_s"], []
+    for seed in range(1, n + 1):
+        fs = run_ccsim(cc, seed, extra, float(g["sim_time_s"]))["fs"]
+        runs.append({k: window(fs, *bounds[k]) for k in ("both_blocked", "b_los")})
+    for k in ("both_blocked", "b_los"):
+        v = [r[k]["goodput_mbps"] for r in runs]
+        print(
+            f"{k}: goodput median {statistics.median(v):.1f} Mb/s (range {min(v):.1f}-"
+            f"{max(v):.1f}; ns3-mmwave {g['phases'][k]['goodput_mbps']:.1f})"
+        )
+    rec = statistics.median(r["both_blocked"]["recoveries"] for r in runs)
+    rto = sum(1 for r in runs if r["both_blocked"]["rtos"] or r["b_los"]["rtos"])
+    print(f"recoveries in the blocked phase: median {rec}; runs with an RTO: {rto} of {n}")
+
+
 def pct(a: float, b: float) -> str:
     return f"{100 * (a - b) / b:+.1f} %" if b else "n/a"
 
@@ -142,9 +164,13 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], help="ccsim override key=value")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--distribution", type=int, metavar="N", help="handover times, seeds 1..N")
+    ap.add_argument("--spread", type=int, metavar="N", help="phase goodput over seeds 1..N")
     args = ap.parse_args()
     if args.distribution:
         distribution(args.distribution, args.cc, args.set)
+        return
+    if args.spread:
+        spread(args.spread, args.cc, args.set)
         return
     g = json.loads(
         (GOLDEN / f"handover_{args.cc.lower()[3:]}_dc_s{args.golden_seed}.json").read_text()
