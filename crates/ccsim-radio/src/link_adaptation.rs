@@ -202,6 +202,11 @@ impl LinkAdaptationConfig {
     }
 }
 
+#[inline]
+fn db_to_linear(db: f64) -> f64 {
+    10f64.powf(db / 10.0)
+}
+
 /// The logistic waterfall: BLER at `sinr_db` with midpoint `mid_db` and width `w` dB.
 #[inline]
 fn bler_at(sinr_db: f64, mid_db: f64, w: f64) -> f64 {
@@ -216,6 +221,9 @@ pub struct McsTable {
     la: LinkAdaptationConfig,
     threshold_db: [f64; NS3_MMWAVE_MCS.len()],
     mid_db: [f64; NS3_MMWAVE_MCS.len()],
+    /// The last [`McsTable::first_attempt`]: (SINR bits, MCS, linear SINR, BLER). The SINR
+    /// is constant within a channel block (100 ms), so consecutive TBs ask the same.
+    first: std::cell::Cell<(u64, u8, f64, f64)>,
 }
 
 impl McsTable {
@@ -224,7 +232,22 @@ impl McsTable {
             la: la.clone(),
             threshold_db: std::array::from_fn(|m| la.threshold_db(m as u8)),
             mid_db: std::array::from_fn(|m| la.bler_mid_db(m as u8)),
+            first: std::cell::Cell::new((0, u8::MAX, 0.0, 0.0)), // no MCS is 255
         }
+    }
+
+    /// Linear SINR and BLER of the first attempt of a HARQ round at `sinr_db` and `mcs`
+    /// (nothing combined yet), memoised for the last pair.
+    #[inline]
+    pub fn first_attempt(&self, sinr_db: f64, mcs: u8) -> (f64, f64) {
+        let (bits, m, lin, bler) = self.first.get();
+        if bits == sinr_db.to_bits() && m == mcs {
+            return (lin, bler);
+        }
+        let lin = db_to_linear(sinr_db);
+        let bler = self.bler(10.0 * lin.log10(), mcs);
+        self.first.set((sinr_db.to_bits(), mcs, lin, bler));
+        (lin, bler)
     }
 
     pub fn config(&self) -> &LinkAdaptationConfig {
@@ -265,16 +288,20 @@ pub fn draw_tb_outcome_sinr(
     on_resend: impl FnMut(Time),
 ) -> TbOutcome {
     let max_attempts = if harq.enabled { harq.max_attempts } else { 1 };
-    let mut combined = 0.0;
+    let mut combined = 0.0; // set by every first attempt
     let mut round_mcs = mcs;
     let fail_prob = |a: Attempt| {
         if a.in_round == 1 {
-            combined = 0.0; // an RLC retransmission is a fresh HARQ process
+            // An RLC retransmission is a fresh HARQ process: nothing to combine with
+            // (0.0 + x is x exactly, so the memoised first attempt is the same arithmetic).
             if a.rlc_round > 0 && la.config().rlc_retx_fresh_mcs {
                 round_mcs = la.select_mcs(report_sinr_at(a.offset)).unwrap_or(0);
             }
+            let (lin, bler) = la.first_attempt(sinr_at(a.offset), round_mcs);
+            combined = lin;
+            return bler;
         }
-        combined += 10f64.powf(sinr_at(a.offset) / 10.0);
+        combined += db_to_linear(sinr_at(a.offset));
         la.bler(10.0 * combined.log10(), round_mcs)
     };
     retry_tb(
