@@ -7,6 +7,7 @@ recoveries and RTOs.
 
     python validation/ns3-mmwave/compare_seed000.py                 # every golden run present
     python validation/ns3-mmwave/compare_seed000.py --settings rlc_rto --seeds 1 2 3 --markdown
+    python validation/ns3-mmwave/compare_seed000.py --set radio.mmwave.cell.rlc.model=entity
 
 Settings as Fig. III-B and run_seed000_reference.py: baseline (RLC 1 MB, min RTO 1 s), rlc
 (7 MB, 1 s), rlc_rto (7 MB, 200 ms). ccsim's RTT is the mean of its smoothed RTT sampled every
@@ -57,7 +58,7 @@ def phase_table(fs, rs, a: float, b: float) -> dict:
     }
 
 
-def run_ccsim(setting: str, seed: int) -> dict:
+def run_ccsim(setting: str, seed: int, extra: tuple[str, ...] = ()) -> dict:
     import ccsim
 
     res = ccsim.run(
@@ -66,6 +67,7 @@ def run_ccsim(setting: str, seed: int) -> dict:
             f"run.seed={seed}",
             f"output.sample_interval={int(SAMPLE_S * 1000)}ms",
             *SETTINGS[setting],
+            *extra,
         ],
     )
     fs, rs = res.flow_series, res.radio_series
@@ -90,6 +92,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1], help="ccsim seeds")
     ap.add_argument("--golden-seed", type=int, default=1)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--set", action="append", default=[], help="extra ccsim overrides")
     args = ap.parse_args()
     head = (
         "| setting | seed | phase | goodput ccsim / ns3-mmwave | RTT ccsim / ns3-mmwave |"
@@ -102,7 +105,7 @@ def main() -> None:
         path = GOLDEN / f"seed000_cubic_{setting}_s{args.golden_seed}.json"
         ref = json.loads(path.read_text())["phases"] if path.exists() else None
         for seed in args.seeds:
-            ours = run_ccsim(setting, seed)
+            ours = run_ccsim(setting, seed, tuple(args.set))
             for p, o in ours.items():
                 r = ref[p] if ref else {}
                 print(

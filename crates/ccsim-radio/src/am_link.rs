@@ -99,6 +99,10 @@ impl AmLink {
     pub fn buffer_sdus(&self) -> usize {
         self.tx.txon_sdus()
     }
+    /// Whole PDUs the UE ignored for an incomplete segment set (`resegment_retx`).
+    pub fn ignored_whole(&self) -> u64 {
+        self.rx.ignored_whole
+    }
     /// ARQ retransmissions sent and PDUs given up.
     pub fn retransmissions(&self) -> u64 {
         self.tx.retransmissions

@@ -206,6 +206,12 @@ pub struct FrameConfig {
     pub overhead: f64,
     /// Channel bandwidth (Hz), used for the noise power.
     pub bandwidth_hz: f64,
+    /// Data symbols a slot's downlink gives up to each UE with uplink data (TCP ACKs, RLC
+    /// status reports) sent in that slot: ns3-mmwave's flex-TTI TDMA, where the UL grant takes
+    /// whole symbols of the same slot (`MmWaveFlexTtiMacScheduler::DoSchedTriggerReq`,
+    /// [`crate::cell::Cell::note_uplink`]). 0 (default): every slot has all its data symbols.
+    #[serde(default)]
+    pub uplink_data_symbols: u32,
 }
 
 /// Resource blocks of TS 38.101-2 Table 5.3.2-1 (FR2) and TS 38.101-1 Table 5.3.2-1 (FR1),
@@ -247,6 +253,7 @@ impl FrameConfig {
             subcarriers: 12 * n_rb,
             overhead: if mu >= 2 { 0.18 } else { 0.14 },
             bandwidth_hz,
+            uplink_data_symbols: 0,
         }
     }
 
@@ -266,6 +273,7 @@ impl FrameConfig {
             subcarriers: 4160,
             overhead: 0.0,
             bandwidth_hz: 1e9,
+            uplink_data_symbols: 0,
         }
     }
 
@@ -289,6 +297,7 @@ impl FrameConfig {
             subcarriers: 12 * n_rb,
             overhead: 8.0 / 168.0,
             bandwidth_hz,
+            uplink_data_symbols: 0,
         }
     }
 
@@ -298,8 +307,22 @@ impl FrameConfig {
 
     /// Resource units (resource elements after overhead) in one slot.
     pub fn units_per_slot(&self) -> u64 {
-        let data_symbols = self.symbols_per_slot.saturating_sub(self.control_symbols) as f64;
-        (self.subcarriers as f64 * data_symbols * (1.0 - self.overhead)).floor() as u64
+        self.units_for_symbols(self.symbols_per_slot.saturating_sub(self.control_symbols))
+    }
+
+    /// Resource units that one UE's uplink data takes from a slot (`uplink_data_symbols`).
+    pub fn uplink_units(&self) -> u64 {
+        self.units_per_slot() - self.units_for_symbols(self.data_symbols_with_uplink())
+    }
+
+    /// Data symbols left to the downlink in a slot with one UE's uplink data.
+    pub fn data_symbols_with_uplink(&self) -> u32 {
+        let data = self.symbols_per_slot.saturating_sub(self.control_symbols);
+        data.saturating_sub(self.uplink_data_symbols)
+    }
+
+    fn units_for_symbols(&self, data_symbols: u32) -> u64 {
+        (self.subcarriers as f64 * data_symbols as f64 * (1.0 - self.overhead)).floor() as u64
     }
 
     /// Bytes carried by `units` resource units at efficiency `se`.

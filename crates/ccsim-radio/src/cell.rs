@@ -93,6 +93,8 @@ pub struct CellCounters {
     /// RLC AM PDUs retransmitted by ARQ (`rlc.model = "entity"`; the delay model counts its
     /// ARQ rounds in `tb_retransmissions` only).
     pub arq_retransmissions: u64,
+    /// Whole AM PDUs the UEs ignored for an incomplete segment set (`rlc.resegment_retx`).
+    pub ignored_whole_pdus: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -112,6 +114,7 @@ struct CellUe {
     unacked: UnackedWindow,
     /// The RLC AM entity (`rlc.model = "entity"`); `buffer` and `unacked` are then unused.
     am: Option<Box<AmLink>>,
+    uplink_slots: uplink::UplinkSlots,
 }
 
 impl CellUe {
@@ -195,6 +198,7 @@ impl Cell {
                     config.rlc.buffer_bytes,
                 ))
             }),
+            uplink_slots: Default::default(),
         };
         let mut ues = vec![ue; n_ues];
         if config.fading.enabled {
@@ -475,7 +479,9 @@ impl Cell {
         } else {
             0
         };
-        let capacity = self.units_per_slot.saturating_sub(reserved);
+        let capacity = self
+            .units_per_slot
+            .saturating_sub(reserved + self.uplink_units(k));
         self.demands.clear();
         for i in 0..self.ues.len() {
             let u = &self.ues[i];
@@ -612,6 +618,8 @@ impl Cell {
 
 #[path = "cell_am.rs"]
 mod am;
+#[path = "cell_uplink.rs"]
+mod uplink;
 
 #[cfg(test)]
 #[path = "cell_tests.rs"]

@@ -78,12 +78,16 @@ impl Cell {
     /// Runs the AM links' events due at `t` and reports the SDUs they deliver.
     pub(super) fn process_am(&mut self, t: Time, out: &mut Vec<Delivery>) {
         let c = &mut self.counters;
+        // A status report is uplink data one slot later (`UlSchedDelay`).
+        let status_slot =
+            (self.config.frame.uplink_data_symbols > 0).then_some(t.as_nanos() / self.slot_ns + 1);
         for (i, u) in self.ues.iter_mut().enumerate() {
             let Some(am) = u.am.as_mut() else { continue };
             if am.next_event().is_none_or(|e| e > t) {
                 continue;
             }
             let was_idle = !am.has_data();
+            let (statuses, ignored) = (am.statuses, am.ignored_whole());
             let delivered_bytes = &mut u.delivered_bytes;
             let last_delivery = &mut u.last_delivery;
             am.process(t, |sdu, bytes, ok| {
@@ -103,6 +107,10 @@ impl Cell {
                     outcome,
                 });
             });
+            c.ignored_whole_pdus += am.ignored_whole() - ignored;
+            if let Some(k) = status_slot.filter(|_| am.statuses > statuses) {
+                u.uplink_slots.mark(k);
+            }
             // A NACK or an expired poll timer queued a retransmission: schedulable from now.
             if was_idle && am.has_data() {
                 u.ready_at = u.ready_at.max(t);

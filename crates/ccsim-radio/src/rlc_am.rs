@@ -463,6 +463,8 @@ pub struct AmReceiver {
     partial_broken: bool,
     /// Incomplete PDU segment sets (`resegment_retx`).
     segments: PartialPdus,
+    /// Whole PDUs ignored because their SN held an incomplete segment set (`resegment_retx`).
+    pub ignored_whole: u64,
 }
 
 impl AmReceiver {
@@ -480,6 +482,7 @@ impl AmReceiver {
             partial: 0,
             partial_broken: false,
             segments: PartialPdus::new(),
+            ignored_whole: 0,
         }
     }
 
@@ -511,6 +514,7 @@ impl AmReceiver {
         }
         self.vr_h = self.vr_h.max(sn + 1);
         let whole = if self.cfg.resegment_retx && ok {
+            self.ignored_whole += u64::from(pdu.part.is_none() && self.segments.contains_key(&sn));
             accept(&mut self.segments, pdu)
         } else {
             self.segments.remove(&sn);

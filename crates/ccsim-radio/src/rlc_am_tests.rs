@@ -271,3 +271,69 @@ fn a_retransmission_too_big_for_the_tb_is_resegmented() {
         }
     }
 }
+
+/// The tree's stall end to end (seed 002 seed 4, SN 113 at 5.034-5.408 s), transmitter and
+/// receiver together, with TB sizes as its flex-TTI scheduler makes them: 1204 bytes in a slot
+/// of 12 data symbols, 1104 in one of 11 (the UE sends uplink data in it). A PDU built for 12
+/// symbols is lost; its retransmission falls in an 11-symbol slot and goes out in two segments,
+/// of which the second is lost. The following retransmissions fall in 12-symbol slots, so they
+/// go whole, and the UE ignores every one: nothing reaches PDCP until an 11-symbol slot cuts
+/// the PDU into segments again. Without `resegment_retx` the first whole copy repairs it.
+#[test]
+fn a_lost_segment_then_whole_retransmissions_stall_the_receiver() {
+    const FULL: u32 = 1204;
+    const SHORT: u32 = 1104;
+    let stalled_for = |resegment_retx: bool| {
+        let cfg = AmConfig {
+            resegment_retx,
+            max_retx: 1000,
+            ..AmConfig::default()
+        };
+        let (mut tx, mut rx) = (AmTransmitter::new(cfg), AmReceiver::new(cfg));
+        for i in 0..1000 {
+            tx.enqueue(i, 1200);
+        }
+        let mut got = Vec::new();
+        let mut now = Time::ZERO;
+        let mut send =
+            |tx: &mut AmTransmitter, rx: &mut AmReceiver, now: Time, tb: u32, lost: bool| {
+                match tx.transmit(now, tb) {
+                    Some(p) if !lost => rx.on_pdu(now, p, |s, _, _| got.push((s, now))),
+                    _ => {}
+                }
+                rx.on_deadline(now);
+                if let Some(s) = rx.poll_status(now) {
+                    tx.on_status(&s);
+                }
+            };
+        let step = Time::from_micros(250);
+        send(&mut tx, &mut rx, now, FULL, true); // SN 0, built for 12 symbols: lost
+                                                 // New data until t-Reordering NACKs SN 0; then its retransmission in an 11-symbol slot.
+        while !tx.retx.contains(&0) {
+            now += step;
+            send(&mut tx, &mut rx, now, FULL, false);
+        }
+        now += step;
+        send(&mut tx, &mut rx, now, SHORT, false); // first segment (or new data without the rule)
+        now += step;
+        send(&mut tx, &mut rx, now, SHORT, true); // second segment lost
+                                                  // 100 ms of 12-symbol slots: no uplink data while nothing reaches TCP.
+        let stall_start = now;
+        for _ in 0..400 {
+            now += step;
+            send(&mut tx, &mut rx, now, FULL, false);
+        }
+        let first = got.iter().find(|(s, _)| *s == 0).map(|&(_, t)| t);
+        (first.map(|t| t - stall_start), rx.ignored_whole, rx.vr_r())
+    };
+    let (delivered, ignored, vr_r) = stalled_for(true);
+    assert_eq!(delivered, None, "SDU 0 held for 100 ms");
+    assert_eq!(vr_r, 0, "VR(R) stays on the SN");
+    assert!(ignored >= 20, "whole copies ignored: {ignored}");
+    let (delivered, ignored, _) = stalled_for(false);
+    assert!(
+        delivered.is_some_and(|d| d < Time::from_millis(10)),
+        "without the rule a whole copy repairs it: {delivered:?}"
+    );
+    assert_eq!(ignored, 0);
+}

@@ -438,7 +438,7 @@ fn uplink_waits_out_the_interruption() {
 fn uplink_grants_release_acks_in_batches() {
     let mut c = street(TttMode::Threshold, true);
     c.uplink_grant_period_us = 1000;
-    let ran = RadioNetwork::new(&c, 1).unwrap();
+    let mut ran = RadioNetwork::new(&c, 1).unwrap();
     // 1 + 1 slots (250 µs) and 100 µs decoding after the next 1 ms grant.
     let after_grant = Time::from_micros(500 + 100);
     for at_us in [10_001, 10_400, 10_999, 11_000] {
@@ -450,7 +450,7 @@ fn uplink_grants_release_acks_in_batches() {
         Time::from_micros(12_000) + after_grant
     );
     // Off (the default): every ACK leaves on its own.
-    let ran = RadioNetwork::new(&street(TttMode::Threshold, true), 1).unwrap();
+    let mut ran = RadioNetwork::new(&street(TttMode::Threshold, true), 1).unwrap();
     let t = Time::from_micros(10_400);
     assert_eq!(ran.uplink(t, 0), t + after_grant);
 }

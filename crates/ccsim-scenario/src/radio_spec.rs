@@ -263,6 +263,17 @@ fn validate_technology(t: &TechnologyConfig, key: &str) -> Result<(), ScenarioEr
             )
         },
     )?;
+    let data = f.symbols_per_slot - f.control_symbols;
+    check(
+        f.uplink_data_symbols < data,
+        p("cell.frame.uplink_data_symbols"),
+        || {
+            format!(
+                "must be below the {data} data symbols, got {}",
+                f.uplink_data_symbols
+            )
+        },
+    )?;
     check(
         (0.0..1.0).contains(&f.overhead),
         p("cell.frame.overhead"),

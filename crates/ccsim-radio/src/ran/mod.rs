@@ -298,10 +298,11 @@ impl RadioNetwork {
     /// Arrival time at the serving cell of an uplink packet (a TCP ACK) sent by `ue` at `now`:
     /// held during a handover interruption, then the uplink scheduling delay
     /// (`UlSchedDelay`, slots), one slot of transmission and the decoding latency. Uplink
-    /// capacity and uplink outage are not modelled.
-    pub fn uplink(&self, now: Time, ue: u32) -> Time {
+    /// capacity and uplink outage are not modelled; the slot it is sent in loses
+    /// `frame.uplink_data_symbols` of downlink ([`Cell::note_uplink`]).
+    pub fn uplink(&mut self, now: Time, ue: u32) -> Time {
         let u = &self.ues[ue as usize];
-        let cell = &self.cells[u.serving];
+        let cell = &mut self.cells[u.serving];
         let slot = cell.slot();
         let mut start = now.max(u.interrupted_until);
         let period = self.ul_grant_period.as_nanos();
@@ -309,9 +310,9 @@ impl RadioNetwork {
             // The ACK waits for the next grant: ACKs queued in between leave together.
             start = Time(start.as_nanos().div_ceil(period) * period);
         }
-        start
-            + Time(slot.as_nanos() * (self.ul_delay_slots as u64 + 1))
-            + Time::from_micros(cell.config().harq.decode_latency_us)
+        let on_air = start + Time(slot.as_nanos() * self.ul_delay_slots as u64);
+        cell.note_uplink(ue as usize, on_air);
+        on_air + slot + Time::from_micros(cell.config().harq.decode_latency_us)
     }
 
     /// The earliest time at which [`RadioNetwork::on_deadline`] has work.

@@ -33,6 +33,16 @@ pub struct CellSummary {
     pub delivered_packets: u64,
     pub lost_packets: u64,
     pub dropped_packets: u64,
+    /// RLC AM PDUs retransmitted by ARQ (`rlc.model = "entity"` only; absent when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub arq_retransmissions: u64,
+    /// Whole AM PDUs the UEs ignored for an incomplete segment set (`rlc.resegment_retx`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ignored_whole_pdus: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -175,6 +185,8 @@ impl RadioGlue {
                         delivered_packets: k.delivered_packets,
                         lost_packets: k.lost_packets,
                         dropped_packets: k.dropped_packets,
+                        arq_retransmissions: k.arq_retransmissions,
+                        ignored_whole_pdus: k.ignored_whole_pdus,
                     }
                 })
                 .collect();

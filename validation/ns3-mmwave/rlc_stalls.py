@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""RLC stalls of seed 002, the tree against ccsim: every stretch of at least `--min-ms` in which
+nothing reaches TCP although the gNB's RLC holds transmitted, unacknowledged data.
+
+    python validation/ns3-mmwave/rlc_stalls.py                       # seed 4, the traced runs
+    python validation/ns3-mmwave/rlc_stalls.py --seeds 2 3 4 --set radio.mmwave.cell.rlc.model=entity
+
+The tree: the golden 10 ms series (`seed002_<cc>_<rlc>_s<seed>_10ms.csv.gz`): bins with zero
+goodput and `rlc_txed_bytes` > 0 (the AM entity's transmitted-not-acknowledged buffer). Its traced
+reruns name two such stalls as RLC AM stalls (validation/report.md, "ns3-mmwave": BBR 4 MB seed 4
+5.034-5.408 s, SIAD 4 MB seed 4 9.398-9.811 s). ccsim: the preset with compare_ccsim.py's
+overrides for the run (cc, buffer, seed, the seed's SINR shift) plus `--set`, sampled every
+10 ms: bins in which no byte reaches the application while TCP has data in flight.
+Nothing here changes ccsim: it reports the stalls side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_ccsim import (  # noqa: E402
+    CCSIM_CCA,
+    GOLDEN,
+    PHASES,
+    PRESETS,
+    TREE_CCA_PARAMS,
+    ue_gain_override,
+)
+
+
+def stalls(bins: list[tuple[float, bool]], min_ms: float) -> list[tuple[float, float]]:
+    """(start s, length ms) of every run of stalled 10 ms bins at least `min_ms` long."""
+    out, start = [], None
+    for t, stalled in [*bins, (float("inf"), False)]:
+        if stalled and start is None:
+            start = t
+        elif not stalled and start is not None:
+            if (t - start) * 1e3 >= min_ms - 1e-6 and t != float("inf"):
+                out.append((start, round((t - start) * 1e3)))
+            start = None
+    return out
+
+
+def tree_bins(cc: str, rlc: str, seed: int) -> list[tuple[float, bool]]:
+    path = GOLDEN / f"seed002_{cc}_{rlc}_s{seed}_10ms.csv.gz"
+    with gzip.open(path, "rt") as f:
+        return [
+            (float(r["t_s"]), float(r["goodput_mbps"]) == 0 and float(r["rlc_txed_bytes"]) > 0)
+            for r in csv.DictReader(f)
+        ]
+
+
+def ccsim_bins(
+    cc: str, rlc_bytes: int, seed: int, extra: list[str]
+) -> tuple[list[tuple[float, bool]], dict]:
+    """ccsim's 10 ms bins and its cell summary (ARQ retransmissions, ignored whole PDUs)."""
+    import ccsim
+
+    scenario = PRESETS["ns3mmwave"]
+    name = {v: k for k, v in CCSIM_CCA.items()}[cc]
+    summary = json.loads(
+        (GOLDEN / f"seed002_{cc}_{rlc_bytes // 1_000_000}MB_s{seed}.json").read_text()
+    )
+    overrides = [
+        f"flows.0.cca={CCSIM_CCA[name]}",
+        *(f"flows.0.cca_params.{p}" for p in TREE_CCA_PARAMS[name]),
+        f"radio.mmwave.cell.rlc.buffer_bytes={rlc_bytes}",
+        f"run.seed={seed}",
+        "output.sample_interval=10ms",
+        *extra,
+    ]
+    # The seed's own LOS SINR, as compare_ccsim.py matches it.
+    rs = ccsim.run(scenario, set=overrides).radio_series
+    offset = summary["phases"]["los1"]["sinr_db"] - rs[rs["t_s"] < PHASES[0][2]]["sinr_db"].mean()
+    overrides.append(ue_gain_override(scenario, offset))
+    res = ccsim.run(scenario, set=overrides)
+    fs = res.flow_series
+    d = fs["delivered_bytes"].diff().fillna(0).to_numpy()
+    inflight = fs["bytes_in_flight"].to_numpy()
+    bins = [(float(t), d[i] == 0 and inflight[i] > 0) for i, t in enumerate(fs["t_s"])]
+    return bins, res.summary["radio"]["cells"][0]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", nargs="+", type=int, default=[4])
+    ap.add_argument("--runs", nargs="+", default=["bbr_4MB", "siad_4MB", "bbr_7MB", "siad_7MB"])
+    ap.add_argument("--min-ms", type=float, default=100.0)
+    ap.add_argument("--set", action="append", default=[], help="ccsim override KEY=VALUE")
+    ap.add_argument("--no-ccsim", action="store_true", help="the tree's stalls only")
+    a = ap.parse_args()
+    for seed in a.seeds:
+        for run in a.runs:
+            cc, rlc = run.split("_")
+            tree = stalls(tree_bins(cc, rlc, seed), a.min_ms)
+            print(f"seed {seed} {cc} {rlc}: tree {fmt(tree)}")
+            if not a.no_ccsim:
+                bins, cell = ccsim_bins(cc, int(rlc[:-2]) * 1_000_000, seed, a.set)
+                print(
+                    f"seed {seed} {cc} {rlc}: ccsim {fmt(stalls(bins, a.min_ms))} (ARQ "
+                    f"retransmissions {cell.get('arq_retransmissions', 0)}, whole PDUs ignored "
+                    f"{cell.get('ignored_whole_pdus', 0)})"
+                )
+
+
+def fmt(s: list[tuple[float, float]]) -> str:
+    return ", ".join(f"{t:.2f} s {ms:.0f} ms" for t, ms in s) or "none"
+
+
+if __name__ == "__main__":
+    main()
