@@ -36,6 +36,12 @@ impl<T: Copy> DelayLine<T> {
         self.in_flight.is_empty()
     }
 
+    /// The item in flight that arrives first, if any.
+    #[inline]
+    pub fn front(&self) -> Option<&T> {
+        self.in_flight.front().map(|(_, _, item)| item)
+    }
+
     /// Puts `item` in flight until `at`; `head_event` is the event that announces the line's
     /// head. Returns the item back when `at` is earlier than the last arrival in the line (the
     /// delay shrank mid-flight): the caller must then schedule it as an event of its own, with
@@ -72,6 +78,9 @@ impl<T: Copy> DelayLine<T> {
             .in_flight
             .pop_front()
             .expect("delay line event without an item in flight");
+        // The slots after the next head were written a propagation delay ago: fetch the line
+        // ahead now, before it is the head (a slot is 24 bytes: 3 ahead is the next line).
+        self.in_flight.prefetch(3);
         debug_assert_eq!(at, queue.now(), "delay line head popped at the wrong time");
         if let Some(&(next, seq, _)) = self.in_flight.front() {
             queue.schedule_with_seq(next, seq, head_event);

@@ -11,6 +11,7 @@ pub mod columns;
 pub mod delay_line;
 pub mod event_queue;
 pub mod mrg32k3a;
+pub mod prefetch;
 pub mod quad_heap;
 pub mod ring;
 pub mod rng;

@@ -67,6 +67,15 @@ impl<T: Copy> Ring<T> {
         (self.len > 0).then(|| &self.buf[self.head])
     }
 
+    /// Prefetches the slot `ahead` items after the front, if it holds one (see
+    /// [`crate::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, ahead: usize) {
+        if ahead < self.len {
+            crate::prefetch::prefetch(&self.buf[(self.head + ahead) & self.mask()]);
+        }
+    }
+
     #[inline]
     pub fn back(&self) -> Option<&T> {
         (self.len > 0).then(|| &self.buf[(self.head + self.len - 1) & self.mask()])

@@ -129,9 +129,9 @@ impl Link {
     }
 
     /// The packet on the wire is out (the end-of-transmission event): returns the next
-    /// packet to serialise from the queue, if any.
+    /// packet to serialise from the queue, if any, with its IP bytes.
     #[inline]
-    pub fn end_tx(&mut self, now: Time) -> Option<PacketId> {
+    pub fn end_tx(&mut self, now: Time) -> Option<(PacketId, u32)> {
         self.tx_done_pending = false;
         self.touch(now);
         self.queue.dequeue_at(now)

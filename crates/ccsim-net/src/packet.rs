@@ -217,6 +217,15 @@ impl PacketArena {
         &mut self.slots[id.0 as usize]
     }
 
+    /// Asks the CPU to bring packet `id` into the cache ahead of its use (no effect on the
+    /// result; see [`ccsim_core::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.slots.get(id.0 as usize) {
+            ccsim_core::prefetch::prefetch(p);
+        }
+    }
+
     /// Releases the slot; the packet's contents are returned.
     pub fn remove(&mut self, id: PacketId) -> Packet {
         self.free.push(id.0);

@@ -80,13 +80,16 @@ impl DropTailQueue {
         ok
     }
 
-    /// [`DropTailQueue::dequeue`] at time `now` (starts the deferred wake-up if stopped).
-    pub fn dequeue_at(&mut self, now: Time) -> Option<PacketId> {
-        let id = self.dequeue()?;
+    /// [`DropTailQueue::dequeue`] at time `now` (starts the deferred wake-up if stopped); with
+    /// the packet's IP bytes as enqueued, so that the link need not read the packet itself
+    /// (enqueued a whole queue ago, it is out of the cache by now).
+    pub fn dequeue_at(&mut self, now: Time) -> Option<(PacketId, u32)> {
+        let (id, bytes) = self.items.pop_front()?;
+        self.bytes -= bytes as u64;
         if self.stopped && self.wake_after.is_none() {
             self.wake_after = Some(now);
         }
-        Some(id)
+        Some((id, bytes))
     }
 
     pub fn limit(&self) -> QueueLimit {
@@ -143,7 +146,7 @@ mod tests {
             assert!(q.enqueue_at(t(0), PacketId(1), 100));
             assert!(q.enqueue_at(t(0), PacketId(2), 100));
             assert!(!q.enqueue_at(t(1), PacketId(3), 100), "full");
-            assert_eq!(q.dequeue_at(t(5)), Some(PacketId(1)));
+            assert_eq!(q.dequeue_at(t(5)), Some((PacketId(1), 100)));
             // Same nanosecond as the dequeue: ns-3 has not woken the layer yet.
             assert_eq!(q.enqueue_at(t(5), PacketId(4), 100), !ns3);
             if ns3 {

@@ -30,6 +30,10 @@ impl<P: Parts> World<P> {
     pub(super) fn arrive(&mut self, now: Time, l: LinkId) {
         let link = &mut self.links[l.0 as usize];
         let p = link.in_flight.pop(&mut self.queue, Event::Arrive(l));
+        // The next packet to arrive here was last touched a propagation delay ago.
+        if let Some(&next) = link.in_flight.front() {
+            self.packets.prefetch(next);
+        }
         let (node, from) = (link.to, link.from);
         if self.packets.get(p).kind == Payload::Control {
             self.on_control(now, l, p);
@@ -104,7 +108,7 @@ impl<P: Parts> World<P> {
         let bytes = self.packets.get(id).ip_bytes;
         let link = &mut self.links[l.0 as usize];
         match link.offer(now, id, bytes) {
-            Offer::SendNow => self.start_tx(now, l, id),
+            Offer::SendNow => self.start_tx(now, l, id, bytes),
             Offer::Queued { tx_done_at: None } => {}
             Offer::Queued {
                 tx_done_at: Some(t),
@@ -117,11 +121,12 @@ impl<P: Parts> World<P> {
         }
     }
 
-    /// The link serialises `id` from now and hands it to its delay line.
+    /// The link serialises `id` of `ip_bytes` from now and hands it to its delay line.
     #[inline(always)]
-    fn start_tx(&mut self, now: Time, l: LinkId, id: PacketId) {
+    fn start_tx(&mut self, now: Time, l: LinkId, id: PacketId, ip_bytes: u32) {
+        debug_assert_eq!(ip_bytes, self.packets.get(id).ip_bytes);
         let link = &mut self.links[l.0 as usize];
-        let arrive = link.begin_tx(now, self.packets.get(id).ip_bytes);
+        let arrive = link.begin_tx(now, ip_bytes);
         let to = link.to;
         if let Err(id) = link
             .in_flight
@@ -134,10 +139,11 @@ impl<P: Parts> World<P> {
 
     /// The packet on the wire is out: start the next one from the queue.
     pub(super) fn tx_done(&mut self, now: Time, l: LinkId) {
-        let Some(next) = self.links[l.0 as usize].end_tx(now) else {
+        // The bytes come from the queue: the packet itself is not read (it is out of the cache).
+        let Some((next, bytes)) = self.links[l.0 as usize].end_tx(now) else {
             return;
         };
-        self.start_tx(now, l, next);
+        self.start_tx(now, l, next, bytes);
         let link = &mut self.links[l.0 as usize];
         if let Some(t) = link.next_tx_done() {
             self.queue.schedule(t, Event::TxDone(l));
