@@ -177,7 +177,7 @@ fn take_matches_a_byte_model_across_the_ring_wrap() {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         let r = (s >> 33) as u32;
-        if r % 3 != 0 || model.is_empty() {
+        if !r.is_multiple_of(3) || model.is_empty() {
             let size = 20 + r % 1500;
             if round % 97 == 0 {
                 assert_eq!(b.push_front(next, size), RlcAdmission::Accepted);
