@@ -169,13 +169,16 @@ def seed000_fig1(ctx: Context) -> Outcome:
         "(-4.5 to 11.6 dB over seeds 1-10). Where it stays above about 0 dB the ACKs keep "
         "coming and the 1 s and 200 ms runs end within 0.2 % (8 of 10 seeds); seed 2 (-4.5 dB) "
         "stalls and times out, and the 200 ms run gains +61 %; seed 3 loses 20 % to spurious "
-        "timeouts. The tree's own runs (last row) part at the first difference in traffic, so "
-        "its 1 s run met another channel (NLOS -1.4 against 5.3 dB). In both of its 1 s runs "
-        "the gNB then sent nothing but the timer's backed-off retransmissions (baseline, LOS "
-        "return: TBs only at 15.2, 17.2 and 21.2 s, at 49 dB SINR), none acknowledged: an RLC "
-        "AM stall that no TCP timer repairs, not the backoff alone, and one run per setting "
-        "cannot tell whether the minimum RTO makes it happen. ccsim has no such stall "
-        "(validation/report.md, seed 000 in the ns3-mmwave section)."
+        "timeouts. The tree's own runs (last row, seeds 1-3) part at the first difference in "
+        "traffic, so each pair met different channels. Only seed 1's 1 s runs stalled: there "
+        "the gNB sent nothing after LOS returned but the timer's backed-off retransmissions "
+        "(baseline: TBs only at 15.2, 17.2 and 21.2 s, at 49 dB SINR), none acknowledged, an "
+        "RLC AM stall no TCP timer repairs, and 200 ms gains +574 %. In seeds 2 and 3 both "
+        "settings recover after LOS returns (533 Mb/s) and the 200 ms minimum loses 8 % and "
+        "20 % to timeouts behind the building (24 and 2). So the tree itself supports the claim "
+        "in 1 of 3 seeds, through a stall, not through the timer. ccsim reproduces neither the "
+        "stall's trigger nor the stall (validation/report.md, seed 000 in the ns3-mmwave "
+        'section; docs/radio.md, "RLC AM stalls in ccsim").'
     )
     agg = aggregate(df, ["blockage", "setting"], ["goodput_mbps"])
     out.figures.append(
