@@ -83,6 +83,15 @@ fn ack(n_segments: u64, sack: &[(u64, u64)], ts_ecr: u32) -> TcpSegment {
     a
 }
 
+/// Segment 0 is lost; 1, 2 and 3 arrive and are SACKed by three duplicate ACKs at 200 ms: the
+/// sender enters fast recovery.
+fn sack_three_above_a_lost_head(s: &mut TcpSender) {
+    s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
+    s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
+    assert_eq!(s.tcb.cong_state, CongState::Recovery);
+}
+
 #[test]
 fn initial_window_is_ten_segments() {
     let mut s = sender("newreno");
@@ -310,10 +319,7 @@ fn partial_ack_with_nothing_lost_sends_new_data_in_the_ns3_profile() {
     for ns3 in [true, false] {
         let mut s = sender_with("newreno", |c| c.ns3_partial_ack_retransmit = ns3);
         drain(&mut s, ms(100));
-        s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
-        s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
-        s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
-        assert_eq!(s.tcb.cong_state, CongState::Recovery);
+        sack_three_above_a_lost_head(&mut s);
         drain(&mut s, ms(200));
         let next_new = s.tcb.next_tx_seq;
         // Segment 0's retransmission arrives: ACK up to 5, below `recover`, nothing SACKed.
@@ -652,10 +658,7 @@ fn timeout_inside_recovery_keeps_ssthresh_in_linux_only() {
     for ns3 in [false, true] {
         let mut s = sender_with("cubic", |c| c.ns3_rto_always_resets_ssthresh = ns3);
         drain(&mut s, ms(100));
-        s.on_segment(ms(200), &ack(0, &[(1, 2)], 100));
-        s.on_segment(ms(200), &ack(0, &[(1, 3)], 100));
-        s.on_segment(ms(200), &ack(0, &[(1, 4)], 100));
-        assert_eq!(s.tcb.cong_state, CongState::Recovery);
+        sack_three_above_a_lost_head(&mut s);
         drain(&mut s, ms(200));
         let in_recovery = s.tcb.ssthresh;
         let cwnd = s.tcb.cwnd;
