@@ -39,3 +39,20 @@ def test_error_is_raised_by_close_and_later_chunks_dropped() -> None:
     with pytest.raises(OSError, match="No space"):
         w.close()
     assert seen == [0, 1, 2]
+
+
+def test_cancel_returns_before_ready_and_nothing_is_written_after() -> None:
+    """An interrupted run cancels: it must not wait for slow imports, and the thread must
+    write nothing into the results being removed."""
+    gate = threading.Event()
+    ready = threading.Thread(target=gate.wait)
+    ready.start()
+    written: list[int] = []
+    w = ChunkWriter(ready, written.append)
+    for i in range(5):
+        w.put(i)
+    w.cancel()  # returns at once although `ready` has not finished
+    assert ready.is_alive()
+    gate.set()
+    w._thread.join(timeout=5)
+    assert not w._thread.is_alive() and written == []

@@ -25,17 +25,24 @@ class ChunkWriter:
         self._write = write
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._error: BaseException | None = None
+        # Held while a chunk is written; `cancel` takes it, so after `cancel` returns the
+        # thread writes nothing more (it may still be waiting for `ready`).
+        self._lock = threading.Lock()
+        self._cancelled = False
         self._thread = threading.Thread(target=self._run, name="ccsim-chunk-writer", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         self._ready.join()
         while (chunk := self._queue.get()) is not _DONE:
-            if self._error is None:
-                try:
-                    self._write(chunk)
-                except BaseException as e:  # noqa: BLE001 - handed to the main thread
-                    self._error = e
+            with self._lock:
+                if self._cancelled:
+                    return
+                if self._error is None:
+                    try:
+                        self._write(chunk)
+                    except BaseException as e:  # noqa: BLE001 - handed to the main thread
+                        self._error = e
 
     def put(self, chunk: Any) -> None:
         self._queue.put(chunk)
@@ -47,6 +54,14 @@ class ChunkWriter:
             self._queue.put(_DONE)
             if wait:
                 self._thread.join()
+
+    def cancel(self) -> None:
+        """Drops every chunk not yet written and returns once none is being written, without
+        waiting for `ready` (an interrupted run must not wait for the background imports:
+        a first import of matplotlib can take longer than the user will)."""
+        with self._lock:
+            self._cancelled = True
+        self._queue.put(_DONE)
 
     def close(self) -> None:
         """:meth:`stop`, then raises the writer's error, if any."""

@@ -253,7 +253,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
     except BaseException:
         bar.close()
-        writer.stop()
+        writer.cancel()  # the results are being removed: no need to wait for the imports
         rd.abort()
         raise
     finally:
