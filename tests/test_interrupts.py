@@ -20,12 +20,20 @@ from conftest import SMALL
 ENDLESS = ["--set", "run.duration=1e9s", "--set", "output.sample_interval=100s"]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(tmp_path: Path) -> subprocess.Popen:
     scenario = tmp_path / "endless.toml"
     scenario.write_text(SMALL)
     p = subprocess.Popen(
         [sys.executable, "-m", "ccsim", "run", str(scenario), *ENDLESS, "--out", "res"],
         cwd=tmp_path,
+        # A suite started in the background by a shell without job control inherits SIGINT
+        # ignored, and Python then installs no Ctrl-C handler: give the run the default, as a
+        # terminal would (otherwise the SIGINT case hangs, as it did in a backgrounded CI run).
+        preexec_fn=_default_sigint,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
