@@ -9,12 +9,17 @@ import pytest
 from ccsim.chunk_writer import ChunkWriter
 
 
-def test_writes_in_order_only_after_ready() -> None:
+def _gated_writer() -> tuple[threading.Event, threading.Thread, list[int], ChunkWriter]:
+    """A writer whose `ready` (the background imports) finishes when the gate is set."""
     gate = threading.Event()
     ready = threading.Thread(target=gate.wait)
     ready.start()
     written: list[int] = []
-    w = ChunkWriter(ready, written.append)
+    return gate, ready, written, ChunkWriter(ready, written.append)
+
+
+def test_writes_in_order_only_after_ready() -> None:
+    gate, _, written, w = _gated_writer()
     for i in range(50):
         w.put(i)
     assert written == [], "nothing is written before the imports are done"
@@ -44,11 +49,7 @@ def test_error_is_raised_by_close_and_later_chunks_dropped() -> None:
 def test_cancel_returns_before_ready_and_nothing_is_written_after() -> None:
     """An interrupted run cancels: it must not wait for slow imports, and the thread must
     write nothing into the results being removed."""
-    gate = threading.Event()
-    ready = threading.Thread(target=gate.wait)
-    ready.start()
-    written: list[int] = []
-    w = ChunkWriter(ready, written.append)
+    gate, ready, written, w = _gated_writer()
     for i in range(5):
         w.put(i)
     w.cancel()  # returns at once although `ready` has not finished

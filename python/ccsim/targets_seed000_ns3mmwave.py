@@ -36,7 +36,6 @@ def _gain(a: list[float], b: list[float]) -> list[float]:
 
 def fig1_rows(ctx: Context, out: Outcome) -> None:
     """Fig. III-B behind one building: the preset over seeds 1-10, then the reference tree."""
-    from ccsim.aggregate import ci95
 
     df = ctx.store("seed000_fig1_ns3mmwave.toml").frame("runs")
     # Sorted, so the lists below pair the same seed (the store keeps runs in no seed order).
@@ -48,11 +47,7 @@ def fig1_rows(ctx: Context, out: Outcome) -> None:
         ("RLC + RTO vs RLC", rlc, rto, "§III-B: RLC + RTO “performs significantly better”", ("RLC", "RLC + RTO")),
     ):  # fmt: skip
         g = _gain(a, b)
-        mean = sum(g) / len(g)
-        # Shadowing draws each seed's NLOS SINR, so one seed's timeouts can carry the mean: a
-        # gain whose 95 % CI reaches zero is a trend, not a reproduction.
-        ci = ci95(g)
-        significant = not math.isnan(ci) and mean - ci > 0
+        mean, _, significant = _gain_significance(g)
         out.rows.append(
             Row(
                 f"{PRESET}, one building: {what}",
@@ -65,6 +60,17 @@ def fig1_rows(ctx: Context, out: Outcome) -> None:
     ref = reference_runs()
     if "rlc_rto" in ref:
         out.rows.append(_reference_row(ref))
+
+
+def _gain_significance(gains: list[float]) -> tuple[float, float, bool]:
+    """Mean, 95 % CI (NaN below two seeds) and whether the CI stays above zero. Shadowing
+    draws each seed's NLOS SINR, so one seed's timeouts or stall can carry the mean: a gain
+    whose CI reaches zero, or a single seed's, is a trend at most, not a reproduction."""
+    from ccsim.aggregate import ci95
+
+    mean = sum(gains) / len(gains) if gains else 0.0
+    ci = ci95(gains) if len(gains) > 1 else math.nan
+    return mean, ci, not math.isnan(ci) and mean - ci > 0
 
 
 def _reference_row(ref: dict[str, list[dict[str, Any]]]) -> Row:
@@ -91,13 +97,7 @@ def _reference_row(ref: dict[str, list[dict[str, Any]]]) -> Row:
             gains.append(d["whole_run"]["goodput_mbps"] / s["whole_run"]["goodput_mbps"] - 1)
         elif d["whole_run"]["rtos"] == 0:
             gains.append(0.0)  # no timer expired: the 1 s run is this run
-    from ccsim.aggregate import ci95
-
-    mean = sum(gains) / len(gains) if gains else 0.0
-    # The same rule as the preset's rows: one seed's stall can carry the mean, so a gain
-    # whose 95 % CI reaches zero (or a single seed, which has no CI) is a trend at most.
-    ci = ci95(gains) if len(gains) > 1 else math.nan
-    significant = not math.isnan(ci) and mean - ci > 0
+    mean, ci, significant = _gain_significance(gains)
     better = sum(g > TOLERANCE for g in gains)
     summary = (
         f"; gain per seed {' / '.join(f'{g:+.1%}' for g in gains)}, mean {mean:+.1%}"
