@@ -121,6 +121,10 @@ def test_run_store_resume_and_query(tmp_path: Path) -> None:
     assert len(df) == 2 * 2 * 2 + 2 * 2 * 1
     assert set(df["variant"]) == {"two flows", "bbr alone"}
     assert set(df[df["variant"] == "bbr alone"]["flow_cca"]) == {"TcpBbr"}
+    # Rows come in the study's order (its levels as listed, then seed), not the keys' hashes.
+    runs = df.drop_duplicates("run_key")
+    got = [(r.rate_mbps, r.variant, r.seed) for r in runs.itertuples()]
+    assert got == [(p.labels["rate_mbps"], p.labels["variant"], p.seed) for p in study.points()]
     assert (df["goodput_mbps"] > 0).all() and (df["srtt_time_avg_ms"] > 20).all()
     # The DuckDB view answers SQL across runs, joining the series.
     q = store.query(

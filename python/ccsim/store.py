@@ -149,11 +149,37 @@ class ResultsStore:
         finally:
             con.close()
 
+    def axes(self) -> dict[str, list[Any]]:
+        """The study's axes as last run (`study.json`): name -> levels, in the study's order."""
+        path = self.root / "study.json"
+        if not path.is_file():
+            return {}
+        return json.loads(path.read_text()).get("axes") or {}
+
     def frame(self, table: str = "runs") -> Any:
-        """A whole table (`runs`, `series`, `cells`) as a DataFrame, ordered for stable output."""
+        """A whole table (`runs`, `series`, `cells`) as a DataFrame, ordered for stable output.
+
+        The runs table comes in the study's own order (each axis's levels as the study file
+        lists them, then seed, then flow), so tables and plots built from it keep that order
+        whatever the run keys' hashes are."""
         import pandas as pd
 
         if not self._files(table, ".parquet"):
             return pd.DataFrame()
         order = "run_key, flow" if table == "runs" else "run_key"
-        return self.query(f"SELECT * FROM {table} ORDER BY {order}")
+        df = self.query(f"SELECT * FROM {table} ORDER BY {order}")
+        if table != "runs":
+            return df
+        keys = []
+        for name, levels in self.axes().items():
+            if name in df.columns:
+                rank = {str(v): i for i, v in enumerate(levels)}
+                df[f"_order_{name}"] = df[name].map(lambda v, r=rank: r.get(str(v), len(r)))
+                keys.append(f"_order_{name}")
+        if not keys:
+            return df
+        keys += [c for c in ("seed", "flow") if c in df.columns]
+        df = df.sort_values(keys, kind="stable").drop(
+            columns=[k for k in keys if k.startswith("_order_")]
+        )
+        return df.reset_index(drop=True)
