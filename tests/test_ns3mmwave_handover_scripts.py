@@ -72,3 +72,39 @@ def test_mmwave_handovers_leave_out_lte_switches():
         {"t_s": 6.0, "from": 2, "to": 1},
     ]
     assert compare_handover.mmwave_handovers(hos) == [(2.7, 1, 2), (6.0, 2, 1)]
+
+
+def test_reference_schedule_replays_the_golden_runs_handovers():
+    """ccsim run with a golden run's `radio.handover.schedule` hands over exactly when and where
+    the tree did (`enb_ho_start`: from cell `cell_id` to `other`), and at no other time."""
+    import json
+
+    ccsim = pytest.importorskip("ccsim")
+    g = json.loads(compare_handover.golden_path("TcpNewReno", 1).read_text())
+    want = [
+        (
+            round(e["t_s"], 6),
+            compare_handover.CELL_SITE[e["cell_id"]],
+            compare_handover.CELL_SITE[e["other"]],
+        )
+        for e in g["events"]
+        if e["kind"] == "enb_ho_start"
+    ]
+    assert len(want) == 5
+    res = ccsim.run(
+        compare_handover.SCENARIO,
+        set=["run.duration=6s", compare_handover.reference_schedule(g)],
+    )
+    got = [(round(h["t_s"], 6), h["from"], h["to"]) for h in res.summary["radio"]["handovers"]]
+    assert got == want
+    # An LTE switch and the switch back are replayed too (to the LTE site 0 and back).
+    lte = {
+        "events": [
+            *g["events"][:1],
+            {"t_s": 1.0, "kind": "switch_to_lte", "cell_id": 1, "other": 2},
+            {"t_s": 1.5, "kind": "switch_to_mmwave", "cell_id": 3, "other": 1},
+        ]
+    }
+    assert compare_handover.reference_schedule(lte) == (
+        "radio.handover.schedule=[{at_us = 1000000, site = 0}, {at_us = 1500000, site = 2}]"
+    )

@@ -48,6 +48,10 @@ TREE_CCA_PARAMS = {
     "TcpSiad": ["ns3_port_compat=true", "last_rtt_delay=true"],
     "TcpBbr": ["pacing_margin=0"],
 }
+# ... and ns-3.33's NextSeg, which checks RFC 6675 (1.b) in neither rule 1 nor rule 3
+# (tcp-tx-buffer.cc l. 968-1071 of the tree; docs/radio.md, "The loss at ns3-mmwave's
+# secondary-cell handover").
+TREE_TCP = ["tcp.nextseg_rule_1b=false"]
 # ns-3.33's delivery-rate sampler and BBR sample test, traced in the tree (trace_reference.py,
 # docs/tcp-model.md), are left out: with `tcp.ns3_33_rate_ack_elapsed=true` ccsim's BBR stalls
 # after seed 2's ProbeRTT, where the tree's does not (validation/report.md, "ns3-mmwave"). Try
@@ -85,6 +89,7 @@ def ccsim_phases(
         *(f"flows.0.cca_params.{p}" for p in params),
         f"radio.mmwave.cell.rlc.buffer_bytes={rlc}",
         f"run.seed={seed}",
+        *(TREE_TCP if tcp == "ns3.33" else []),
         *extra,
     ]
     offset_db = 0.0

@@ -9,6 +9,7 @@ README.md section 8), per phase (A in LOS, both blocked, B in LOS) and per hando
     python validation/ns3-mmwave/compare_handover.py --cc TcpCubic --seeds 1 2 3
     python validation/ns3-mmwave/compare_handover.py --distribution 20   # handover times only
     python validation/ns3-mmwave/compare_handover.py --spread 20   # phase goodput over seeds 1-20
+    python validation/ns3-mmwave/compare_handover.py --cc TcpCubic --seeds 1 2 3 --reference-schedule
 
 Per phase: goodput (application bytes in order), RTT (ns3-mmwave: mean of the per-ACK samples;
 ccsim: mean of its smoothed RTT sampled every ms), data segments retransmitted, entries into
@@ -17,8 +18,11 @@ samples. Per handover: the longest run of milliseconds without in-order delivery
 following second and the retransmissions, recoveries and RTOs in that second, as
 run_handover.py computes them for the reference. With --distribution N: when ccsim hands over
 between the two mmWave cells over seeds 1..N, against every golden handover run (any TCP: the
-reference's channel draws depend on its traffic, so each run is another draw). Nothing here
-changes ccsim: it reports.
+reference's channel draws depend on its traffic, so each run is another draw). With
+--reference-schedule ccsim takes no handover decision of its own: seed N hands over at the
+times and to the cells of golden run N (`radio.handover.schedule` from its `enb_ho_start`
+events; the --golden-seed run where there is no run N) and is compared with that run, so what
+differs is no longer when the two simulators hand over. Nothing here changes ccsim: it reports.
 """
 
 from __future__ import annotations
@@ -45,6 +49,32 @@ def episodes(states, target: int) -> int:
     return n
 
 
+# The tree's cell ids (LTE eNB 1, mmWave gNBs A 2 and B 3) as ccsim's site indices.
+CELL_SITE = {1: 0, 2: 1, 3: 2}
+
+
+def golden_path(cc: str, seed: int) -> Path:
+    return GOLDEN / f"handover_{cc.lower()[3:]}_dc_s{seed}.json"
+
+
+def reference_schedule(g: dict) -> str:
+    """The golden run's handover decisions as a `radio.handover.schedule` override: every
+    eNB-side handover start (`enb_ho_start`, to cell `other`), every dual-connectivity switch to
+    LTE and every switch back to mmWave from LTE."""
+    entries, on_lte = [], False
+    for e in sorted(g["events"], key=lambda e: e["t_s"]):
+        site = None
+        if e["kind"] == "enb_ho_start":
+            site = CELL_SITE[e["other"]]
+        elif e["kind"] == "switch_to_lte":
+            site, on_lte = 0, True
+        elif e["kind"] == "switch_to_mmwave" and on_lte:
+            site, on_lte = CELL_SITE[e["cell_id"]], False
+        if site is not None:
+            entries.append(f"{{at_us = {round(e['t_s'] * 1e6)}, site = {site}}}")
+    return f"radio.handover.schedule=[{', '.join(entries)}]"
+
+
 def window(fs, a: float, b: float) -> dict:
     """Goodput, RTT and TCP loss counters of the samples in [a, b)."""
     d = fs[(fs["t_s"] >= a) & (fs["t_s"] <= b)]
@@ -68,6 +98,46 @@ def window(fs, a: float, b: float) -> dict:
     }
 
 
+def link_ccsim(rs, a: float, b: float) -> dict:
+    """The serving mmWave link in [a, b): mean MCS (of the instants a TB could be sent), and
+    the radio rate (decoded bytes) in the
+    10 ms bins with data waiting at the serving cell (what the link carried when it had work),
+    with the share of such bins."""
+    r = rs[(rs["t_s"] >= a) & (rs["t_s"] < b) & ~rs["lte"]]
+    busy = r[r["rlc_bytes"] > 0]
+    usable = r[r["mcs"] != 255]  # 255: the CQI is below MCS 0 (outage)
+    return {
+        "mcs": float(usable["mcs"].mean()) if len(usable) else 0.0,
+        "busy_mbps": float(busy["radio_mbps"].mean()) if len(busy) else 0.0,
+        "busy_share": len(busy) / max(len(r), 1),
+    }
+
+
+def link_reference(cc: str, seed: int, a: float, b: float) -> dict:
+    """`link_ccsim` from the golden 10 ms series: the serving cell's mean TB MCS (bins with
+    TBs) and decoded TB rate in the bins with bytes in its RLC AM buffers."""
+    import csv
+    import gzip
+
+    mcs, busy, n = [], [], 0
+    with gzip.open(GOLDEN / f"handover_{cc.lower()[3:]}_dc_s{seed}_10ms.csv.gz", "rt") as f:
+        for row in csv.DictReader(f):
+            t, c = float(row["t_s"]), int(row["serving_cell"])
+            if not a <= t < b or c not in (2, 3):
+                continue
+            n += 1
+            p = f"c{c}_"
+            if int(row[p + "tb_n"]) > 0:
+                mcs.append(float(row[p + "mcs"]))
+            if float(row[p + "rlc_txon_bytes"]) + float(row[p + "rlc_retx_bytes"]) > 0:
+                busy.append(float(row[p + "tb_mbps"]))
+    return {
+        "mcs": sum(mcs) / max(len(mcs), 1),
+        "busy_mbps": sum(busy) / max(len(busy), 1),
+        "busy_share": len(busy) / max(n, 1),
+    }
+
+
 def run_ccsim(cc: str, seed: int, extra: list[str], duration: float) -> dict:
     import ccsim
 
@@ -85,6 +155,7 @@ def run_ccsim(cc: str, seed: int, extra: list[str], duration: float) -> dict:
     hos = res.summary["radio"]["handovers"] or []
     return {
         "fs": fs,
+        "rs": res.radio_series,
         "handovers": [
             {**h, "next_1s": window(fs, h["t_s"], min(h["t_s"] + 1.0, duration))} for h in hos
         ],
@@ -136,7 +207,7 @@ def spread(n: int, cc: str, extra: list[str]) -> None:
     recoveries, the runs with an RTO, against the golden run of seed 1."""
     import statistics
 
-    g = json.loads((GOLDEN / f"handover_{cc.lower()[3:]}_dc_s1.json").read_text())
+    g = json.loads(golden_path(cc, 1).read_text())
     bounds, runs = g["phase_bounds_s"], []
     for seed in range(1, n + 1):
         fs = run_ccsim(cc, seed, extra, float(g["sim_time_s"]))["fs"]
@@ -152,8 +223,17 @@ def spread(n: int, cc: str, extra: list[str]) -> None:
     print(f"recoveries in the blocked phase: median {rec}; runs with an RTO: {rto} of {n}")
 
 
-def pct(a: float, b: float) -> str:
+def pct(a: float, b: float | None) -> str:
     return f"{100 * (a - b) / b:+.1f} %" if b else "n/a"
+
+
+def within(a: float, b: float | None) -> bool:
+    """Within the tolerance; a reference with no value (no ACK in the phase) is no miss."""
+    return b is None or abs(a - b) <= TOLERANCE * b
+
+
+def num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}"
 
 
 def main() -> None:
@@ -165,6 +245,12 @@ def main() -> None:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--distribution", type=int, metavar="N", help="handover times, seeds 1..N")
     ap.add_argument("--spread", type=int, metavar="N", help="phase goodput over seeds 1..N")
+    ap.add_argument(
+        "--reference-schedule",
+        action="store_true",
+        help="seed N hands over when golden run N did (radio.handover.schedule) and is compared"
+        " with it",
+    )
     args = ap.parse_args()
     if args.distribution:
         distribution(args.distribution, args.cc, args.set)
@@ -172,19 +258,26 @@ def main() -> None:
     if args.spread:
         spread(args.spread, args.cc, args.set)
         return
-    g = json.loads(
-        (GOLDEN / f"handover_{args.cc.lower()[3:]}_dc_s{args.golden_seed}.json").read_text()
-    )
-    duration = float(g["sim_time_s"])
-    bounds = g["phase_bounds_s"]
-    ref_hos = [e for e in g["handover_gaps"] if e["kind"] == "enb_ho_start"]
-    rows = []
+    rows, links = [], []
     for seed in args.seeds:
-        c = run_ccsim(args.cc, seed, args.set, duration)
-        for name, (a, b) in bounds.items():
+        golden_seed = args.golden_seed
+        if args.reference_schedule and golden_path(args.cc, seed).exists():
+            golden_seed = seed
+        g = json.loads(golden_path(args.cc, golden_seed).read_text())
+        duration = float(g["sim_time_s"])
+        ref_hos = [e for e in g["handover_gaps"] if e["kind"] == "enb_ho_start"]
+        extra = [*args.set, reference_schedule(g)] if args.reference_schedule else args.set
+        c = run_ccsim(args.cc, seed, extra, duration)
+        for name, (a, b) in g["phase_bounds_s"].items():
             ours, ref = window(c["fs"], a, b), g["phases"][name]
             rows.append((seed, name, ours, ref))
-        print(f"# ccsim seed {seed}: {len(c['handovers'])} handovers (reference {len(ref_hos)})")
+            lo, lr = link_ccsim(c["rs"], a, b), link_reference(args.cc, golden_seed, a, b)
+            links.append((seed, name, lo, lr))
+        how = " (its handover schedule)" if args.reference_schedule else ""
+        print(
+            f"# ccsim seed {seed} against golden seed {golden_seed}{how}:"
+            f" {len(c['handovers'])} handovers (reference {len(ref_hos)})"
+        )
         for h in c["handovers"]:
             n = h["next_1s"]
             print(
@@ -209,14 +302,25 @@ def main() -> None:
     if args.markdown:
         print("|---|---|---|---|---|---|---|")
     for seed, name, o, r in rows:
-        ok_g = abs(o["goodput_mbps"] - r["goodput_mbps"]) <= TOLERANCE * r["goodput_mbps"]
-        ok_r = abs(o["rtt_ms"] - r["rtt_ms"]) <= TOLERANCE * r["rtt_ms"]
+        ok_g = within(o["goodput_mbps"], r["goodput_mbps"])
+        ok_r = within(o["rtt_ms"], r["rtt_ms"])
         print(
             f"| {seed} | {name} | {o['goodput_mbps']:.1f} / {r['goodput_mbps']:.1f}"
             f" ({pct(o['goodput_mbps'], r['goodput_mbps'])}{'' if ok_g else ', miss'})"
-            f" | {o['rtt_ms']:.1f} / {r['rtt_ms']:.1f} ({pct(o['rtt_ms'], r['rtt_ms'])}"
+            f" | {o['rtt_ms']:.1f} / {num(r['rtt_ms'])} ({pct(o['rtt_ms'], r['rtt_ms'])}"
             f"{'' if ok_r else ', miss'}) | {o['retx_segs']} / {r['retx_segs']}"
             f" | {o['recoveries']} / {r['recoveries']} | {o['rtos']} / {r['rtos']} |"
+        )
+
+    head = "| seed | phase | mean MCS ccsim / ns3-mmwave | link Mb/s when backlogged | backlogged share |"
+    print(head if args.markdown else head.replace("|", " ").strip())
+    if args.markdown:
+        print("|---|---|---|---|---|")
+    for seed, name, o, r in links:
+        print(
+            f"| {seed} | {name} | {o['mcs']:.1f} / {r['mcs']:.1f}"
+            f" | {o['busy_mbps']:.0f} / {r['busy_mbps']:.0f} ({pct(o['busy_mbps'], r['busy_mbps'])})"
+            f" | {o['busy_share']:.2f} / {r['busy_share']:.2f} |"
         )
 
 

@@ -29,6 +29,7 @@ use ccsim_core::Time;
 use serde::{Deserialize, Serialize};
 
 pub mod ns3mmwave_ttt;
+pub mod schedule;
 
 /// ns3-mmwave `SecondaryCellHandoverMode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +138,9 @@ pub struct HandoverConfig {
     /// outage threshold: 2 dB, ns3-mmwave `LteEnbRrc` (`m_outageThreshold + 2`).
     #[serde(default = "default_lte_return_margin")]
     pub lte_return_margin_db: f64,
+    /// Hand over at these times only, taking no decision ([`schedule`]). Empty: decide.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule: Vec<schedule::ScheduledHandover>,
 }
 
 fn default_rrc_message() -> u64 {
@@ -208,6 +212,7 @@ impl Default for HandoverConfig {
             forward_loses_first_sdu: false,
             rrc_message_us: default_rrc_message(),
             lte_return_margin_db: default_lte_return_margin(),
+            schedule: Vec::new(),
         }
     }
 }

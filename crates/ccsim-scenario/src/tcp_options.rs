@@ -136,9 +136,11 @@ tcp_options! {
     /// retransmitted, else new data, else the head) outside cwnd, instead of retransmitting
     /// the head (see docs/tcp-model.md).
     ns3_partial_ack_retransmit: bool,
-    /// RFC 6675 NextSeg (1.b) as ns-3.44 applies it: retransmit a lost segment only below
-    /// the highest SACKed one (after a timeout, new data goes before lost segments above it;
-    /// Linux retransmits them).
+    /// RFC 6675 NextSeg (1.b) as ns-3.44 applies it: retransmit a lost segment (rule 1) or
+    /// resend one by rule 3 only below the highest SACKed one (after a timeout, new data goes
+    /// before lost segments above it; Linux retransmits them). Off is also ns-3.33's NextSeg
+    /// (the ns3-mmwave tree): a send-buffer-limited flow in recovery resends segments still in
+    /// flight above the highest SACK.
     nextseg_rule_1b: bool,
     /// Recompute ssthresh on every timeout (ns-3.44); off, a repeated timeout of an already
     /// retransmitted head keeps it (RFC 5681, Linux).
@@ -168,7 +170,7 @@ tcp_options! {
     ns3_recut_retransmissions: bool,
     /// RFC 6675 NextSeg rule 3 in fast recovery: with nothing lost to resend and no unsent
     /// data, resend the first unSACKed, unlost, unretransmitted segment below the highest
-    /// SACK (ns-3.44).
+    /// SACK (ns-3.44; anywhere with `nextseg_rule_1b` off, as ns-3.33).
     nextseg_rule_3: bool,
     /// Without SACK, duplicate ACKs for exactly the recovery point may start a new fast
     /// recovery (ns-3.44 `DupAck`: `m_highRxAckMark >= m_recover`); Linux and RFC 6582 need

@@ -90,6 +90,10 @@ pub struct TcpConfig {
     /// segment is retransmitted only if it lies below the highest SACKed segment; lost
     /// segments above it (marked by a timeout) wait while new data goes first. Linux retransmits
     /// every segment marked lost after a timeout, so the `linux` profile turns this off.
+    /// The bound applies to rule 3's candidate too ([`Self::nextseg_rule_3`]). Off is also
+    /// ns-3.33's `NextSeg` (tcp-tx-buffer.cc l. 968-1071 of the ns3-mmwave tree), which checks
+    /// (1.b) in neither rule: in recovery with no new data its rule 3 resends segments still in
+    /// flight above the highest SACK, one per SACKed segment (`tests/ns3_33_nextseg.rs`).
     pub nextseg_rule_1b: bool,
     /// Recompute ssthresh on every timeout, as ns-3.44 `ReTxTimeout` does in effect (its
     /// `IsHeadRetransmitted()` test runs after `SetSentListLost()` cleared the marks). Off
@@ -135,7 +139,8 @@ pub struct TcpConfig {
     pub ns3_recut_retransmissions: bool,
     /// RFC 6675 NextSeg rule 3 in fast recovery with SACK (ns-3.44 `TcpTxBuffer::NextSeg`):
     /// with nothing lost left to resend and no unsent data, resend the first segment that is
-    /// neither SACKed, lost nor retransmitted. Linux has no such rule.
+    /// neither SACKed, lost nor retransmitted, below the highest SACK unless
+    /// [`Self::nextseg_rule_1b`] is off. Linux has no such rule.
     pub nextseg_rule_3: bool,
     /// Without SACK, duplicate ACKs for exactly the recovery point (SND.UNA = `recover`) may
     /// start a new fast recovery, as ns-3.44 `DupAck` allows (`m_highRxAckMark >= m_recover`).

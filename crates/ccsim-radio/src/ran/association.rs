@@ -78,7 +78,12 @@ impl RadioNetwork {
     /// - the serving mmWave cell alone in outage: hard handover to the best one at once, no
     ///   TTT ("Current Cell is in outage, handover immediately");
     /// - otherwise the TTT tracker (`HoSinrDifference`, fixed or dynamic TTT).
+    ///
+    /// With a `handover.schedule` no decision is taken here ([`RadioNetwork::scheduled`]).
     pub(super) fn measure(&mut self, now: Time, out: &mut Vec<Delivery>) {
+        if self.scheduled() {
+            return;
+        }
         for u in 0..self.ues.len() {
             if now < self.ues[u].interrupted_until {
                 continue;

@@ -21,6 +21,7 @@
 mod association;
 mod channel;
 mod config;
+mod schedule;
 
 pub use config::*;
 
@@ -108,6 +109,8 @@ pub struct RadioNetwork {
     busy_at_last_update: Vec<u64>,
     next_channel_update: Time,
     next_measurement: Time,
+    /// The next entry of `handover.schedule` to execute.
+    next_scheduled: usize,
     scratch_packets: Vec<(u32, u32)>,
     scratch_sinr: Vec<f64>,
     log: Vec<HandoverRecord>,
@@ -153,6 +156,7 @@ impl RadioNetwork {
             .to_lowercase());
         }
         let n_ues = config.ues.len();
+        crate::handover::schedule::validate(&config.handover.schedule, config.sites.len(), n_ues)?;
         let sites: Vec<Site> = config
             .sites
             .iter()
@@ -228,6 +232,7 @@ impl RadioNetwork {
             busy_at_last_update: vec![0; n_sites],
             next_channel_update: Time::from_micros(config.channel.update_period_us),
             next_measurement: Time::from_micros(config.handover.measurement_period_us),
+            next_scheduled: 0,
             scratch_packets: Vec::with_capacity(1024),
             scratch_sinr: vec![0.0; n_sites],
             log: Vec::new(),
@@ -318,6 +323,9 @@ impl RadioNetwork {
     /// The earliest time at which [`RadioNetwork::on_deadline`] has work.
     pub fn next_deadline(&self) -> Option<Time> {
         let mut t = self.next_channel_update.min(self.next_measurement);
+        if let Some(h) = self.next_scheduled_handover() {
+            t = t.min(h);
+        }
         for ue in &self.ues {
             if let Some(d) = ue.tracker.deadline() {
                 t = t.min(d);
@@ -357,6 +365,7 @@ impl RadioNetwork {
                 self.next_measurement += p;
             }
         }
+        self.run_scheduled_handovers(now, out);
         for c in &mut self.cells {
             c.poll(now, out);
         }

@@ -13,9 +13,14 @@ pub fn ms(x: u64) -> Time {
 }
 
 /// A connected sender of `cca` with `cfg` (its MSS and buffers set here), unlimited data.
-pub fn connected(mut cfg: TcpConfig, cca: &str) -> TcpSender {
+pub fn connected(cfg: TcpConfig, cca: &str) -> TcpSender {
+    connected_with_snd_buf(cfg, cca, 1 << 20)
+}
+
+/// [`connected`] with a send buffer of `snd_buf` bytes, which the application keeps full.
+pub fn connected_with_snd_buf(mut cfg: TcpConfig, cca: &str, snd_buf: u64) -> TcpSender {
     cfg.mss = MSS;
-    cfg.snd_buf = 1 << 20;
+    cfg.snd_buf = snd_buf;
     cfg.rcv_buf = 1 << 20;
     let cca = ccsim_cca::build(cca, &serde_json::Map::new()).unwrap();
     let mut s = TcpSender::new(cfg, cca, None);
