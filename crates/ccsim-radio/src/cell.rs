@@ -224,7 +224,10 @@ impl Cell {
                 ..config.rlc.clone()
             },
             forwarding: true,
-            mcs_table: config.link_adaptation.as_ref().map(McsTable::new),
+            mcs_table: config
+                .link_adaptation
+                .as_ref()
+                .map(|la| McsTable::with_frame(la, &config.frame)),
             config,
         }
     }

@@ -55,6 +55,7 @@ impl Cell {
                     rlc,
                     slot,
                     mcs,
+                    units,
                     sinr_at,
                     report_sinr_at,
                     reserve_resend,

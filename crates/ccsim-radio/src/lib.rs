@@ -32,6 +32,7 @@ pub mod fading;
 pub mod geometry;
 pub mod handover;
 pub mod link_adaptation;
+pub mod mcs_choice;
 pub mod mobility;
 pub mod pathloss;
 pub mod ran;

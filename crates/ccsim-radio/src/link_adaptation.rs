@@ -33,6 +33,8 @@
 //!   a TB the scheduler sizes like new data (`MmWaveFlexTtiMacScheduler`: the MCS from the
 //!   last wideband CQI; a CQI below MCS 0 is sent at MCS 0 here, where the tree waits).
 
+use crate::amc::FrameConfig;
+use crate::mcs_choice::{quantize_through_cqi, scale_bler, CodeBlockRule};
 use crate::rlc::{arq_rounds, harq_rtt, retry_tb, Attempt, HarqConfig, RlcConfig, TbOutcome};
 use ccsim_core::{RngStream, Time};
 use serde::{Deserialize, Serialize};
@@ -119,6 +121,16 @@ pub struct LinkAdaptationConfig {
     /// TB (a 100 ms fading redraw): the old MCS fails every round, the fresh one gets through.
     #[serde(default)]
     pub rlc_retx_fresh_mcs: bool,
+    /// The MCS goes through the CQI the UE reports, as in ns3-mmwave: the highest decoding
+    /// MCS → the highest CQI not above its efficiency → the highest MCS not above that CQI's
+    /// ([`crate::mcs_choice`]). False (default): the highest decoding MCS is used.
+    #[serde(default)]
+    pub cqi_quantization: bool,
+    /// Symbols of the TB the MCS choice is made for (ns3-mmwave: 1); a TB of `C` code blocks
+    /// then fails with `1 − (1 − BLER)^(C / C_ref)` ([`crate::mcs_choice`]). 0 (default): the
+    /// waterfall is every TB's own BLER.
+    #[serde(default)]
+    pub mcs_reference_symbols: u32,
 }
 
 fn default_cqi_period() -> u64 {
@@ -146,6 +158,8 @@ impl Default for LinkAdaptationConfig {
             bler_width_db: default_width(),
             max_mcs: default_max_mcs(),
             rlc_retx_fresh_mcs: false,
+            cqi_quantization: false,
+            mcs_reference_symbols: 0,
         }
     }
 }
@@ -168,6 +182,12 @@ impl LinkAdaptationConfig {
         if !self.gap_db.is_finite() {
             return Err("link_adaptation.gap_db: allowed a finite value (dB)".into());
         }
+        if self.mcs_reference_symbols > 14 {
+            return Err(format!(
+                "link_adaptation.mcs_reference_symbols = {}: allowed 0 (off) or 1..=14 symbols",
+                self.mcs_reference_symbols
+            ));
+        }
         Ok(())
     }
 
@@ -186,11 +206,23 @@ impl LinkAdaptationConfig {
         self.threshold_db(mcs) - self.bler_width_db * 9f64.ln()
     }
 
-    /// The highest MCS whose threshold `sinr_db` meets; None below MCS 0 (CQI 0: not scheduled).
+    /// The highest MCS whose threshold `sinr_db` meets (through the CQI with
+    /// `cqi_quantization`); None below MCS 0 (CQI 0: not scheduled).
     pub fn select_mcs(&self, sinr_db: f64) -> Option<u8> {
         (0..=self.max_mcs)
             .rev()
             .find(|&m| sinr_db >= self.threshold_db(m))
+            .map(|m| self.quantize(m))
+    }
+
+    /// `mcs` as scheduled: itself, or through the CQI with `cqi_quantization`.
+    #[inline]
+    fn quantize(&self, mcs: u8) -> u8 {
+        if self.cqi_quantization {
+            quantize_through_cqi(mcs, self.max_mcs)
+        } else {
+            mcs
+        }
     }
 
     /// The instant of the CQI report in force for a TB sent at `slot_start`: the last report
@@ -221,32 +253,55 @@ pub struct McsTable {
     la: LinkAdaptationConfig,
     threshold_db: [f64; NS3_MMWAVE_MCS.len()],
     mid_db: [f64; NS3_MMWAVE_MCS.len()],
-    /// The last [`McsTable::first_attempt`]: (SINR bits, MCS, linear SINR, BLER). The SINR
-    /// is constant within a channel block (100 ms), so consecutive TBs ask the same.
-    first: std::cell::Cell<(u64, u8, f64, f64)>,
+    /// The last [`McsTable::first_attempt`]: (SINR bits, MCS, exponent bits, linear SINR,
+    /// BLER). The SINR is constant within a channel block (100 ms), so consecutive TBs ask
+    /// the same.
+    first: std::cell::Cell<(u64, u8, u64, f64, f64)>,
+    /// `mcs_reference_symbols`' rule on the cell's frame; None when off.
+    code_blocks: Option<CodeBlockRule>,
 }
 
 impl McsTable {
+    /// The table without the code-block rule (`mcs_reference_symbols` needs the frame).
     pub fn new(la: &LinkAdaptationConfig) -> Self {
         McsTable {
             la: la.clone(),
             threshold_db: std::array::from_fn(|m| la.threshold_db(m as u8)),
             mid_db: std::array::from_fn(|m| la.bler_mid_db(m as u8)),
-            first: std::cell::Cell::new((0, u8::MAX, 0.0, 0.0)), // no MCS is 255
+            first: std::cell::Cell::new((0, u8::MAX, 0, 0.0, 0.0)), // no MCS is 255
+            code_blocks: None,
         }
     }
 
-    /// Linear SINR and BLER of the first attempt of a HARQ round at `sinr_db` and `mcs`
-    /// (nothing combined yet), memoised for the last pair.
+    /// The cell's table: with `mcs_reference_symbols`, TBs are sized on `frame`.
+    pub fn with_frame(la: &LinkAdaptationConfig, frame: &FrameConfig) -> Self {
+        McsTable {
+            code_blocks: CodeBlockRule::new(la.mcs_reference_symbols, frame),
+            ..McsTable::new(la)
+        }
+    }
+
+    /// `C / C_ref` of a TB of `units` at `mcs`; 1 without the code-block rule.
     #[inline]
-    pub fn first_attempt(&self, sinr_db: f64, mcs: u8) -> (f64, f64) {
-        let (bits, m, lin, bler) = self.first.get();
-        if bits == sinr_db.to_bits() && m == mcs {
+    pub fn exponent(&self, mcs: u8, units: u64) -> f64 {
+        self.code_blocks
+            .as_ref()
+            .map_or(1.0, |r| r.exponent(mcs, units))
+    }
+
+    /// Linear SINR and BLER of the first attempt of a HARQ round at `sinr_db` and `mcs` for a
+    /// TB of exponent `e` ([`McsTable::exponent`]; nothing combined yet), memoised for the
+    /// last triple.
+    #[inline]
+    pub fn first_attempt(&self, sinr_db: f64, mcs: u8, e: f64) -> (f64, f64) {
+        let (bits, m, eb, lin, bler) = self.first.get();
+        if bits == sinr_db.to_bits() && m == mcs && eb == e.to_bits() {
             return (lin, bler);
         }
         let lin = db_to_linear(sinr_db);
-        let bler = self.bler(10.0 * lin.log10(), mcs);
-        self.first.set((sinr_db.to_bits(), mcs, lin, bler));
+        let bler = scale_bler(self.bler(10.0 * lin.log10(), mcs), e);
+        self.first
+            .set((sinr_db.to_bits(), mcs, e.to_bits(), lin, bler));
         (lin, bler)
     }
 
@@ -266,6 +321,7 @@ impl McsTable {
         (0..=self.la.max_mcs)
             .rev()
             .find(|&m| sinr_db >= self.threshold_db[m as usize])
+            .map(|m| self.la.quantize(m))
     }
 }
 
@@ -283,6 +339,7 @@ pub fn draw_tb_outcome_sinr(
     rlc: &RlcConfig,
     slot: Time,
     mcs: u8,
+    units: u64,
     mut sinr_at: impl FnMut(Time) -> f64,
     mut report_sinr_at: impl FnMut(Time) -> f64,
     on_resend: impl FnMut(Time),
@@ -290,19 +347,21 @@ pub fn draw_tb_outcome_sinr(
     let max_attempts = if harq.enabled { harq.max_attempts } else { 1 };
     let mut combined = 0.0; // set by every first attempt
     let mut round_mcs = mcs;
+    let mut e = la.exponent(mcs, units);
     let fail_prob = |a: Attempt| {
         if a.in_round == 1 {
             // An RLC retransmission is a fresh HARQ process: nothing to combine with
             // (0.0 + x is x exactly, so the memoised first attempt is the same arithmetic).
             if a.rlc_round > 0 && la.config().rlc_retx_fresh_mcs {
                 round_mcs = la.select_mcs(report_sinr_at(a.offset)).unwrap_or(0);
+                e = la.exponent(round_mcs, units);
             }
-            let (lin, bler) = la.first_attempt(sinr_at(a.offset), round_mcs);
+            let (lin, bler) = la.first_attempt(sinr_at(a.offset), round_mcs, e);
             combined = lin;
             return bler;
         }
         combined += db_to_linear(sinr_at(a.offset));
-        la.bler(10.0 * combined.log10(), round_mcs)
+        scale_bler(la.bler(10.0 * combined.log10(), round_mcs), e)
     };
     retry_tb(
         rng,
@@ -403,6 +462,7 @@ mod tests {
                 &rlc,
                 slot,
                 20,
+                0,
                 |_| t,
                 |_| t,
                 |_| {},
@@ -429,6 +489,7 @@ mod tests {
             &rlc,
             slot,
             28,
+            0,
             |_| la.threshold_db(28) - 4.0,
             |_| la.threshold_db(28) - 4.0,
             |_| {},
@@ -445,6 +506,7 @@ mod tests {
             &rlc,
             slot,
             28,
+            0,
             |_| fade,
             |_| fade,
             |_| {},
@@ -461,6 +523,7 @@ mod tests {
             &rlc,
             slot,
             28,
+            0,
             |_| fade,
             |_| fade,
             |_| {},
@@ -478,11 +541,19 @@ mod tests {
             &um,
             slot,
             28,
+            0,
             |_| -10.0,
             |_| -10.0,
             |_| {},
         );
         assert!(o.lost && o.transmissions == harq.max_attempts);
+        assert!(LinkAdaptationConfig {
+            mcs_reference_symbols: 15,
+            ..la.clone()
+        }
+        .validate()
+        .unwrap_err()
+        .contains("link_adaptation.mcs_reference_symbols"));
         assert!(LinkAdaptationConfig {
             max_mcs: 29,
             ..la.clone()

@@ -13,7 +13,7 @@
  * instantiation may name a private member, C++17 [temp.spec]/6): the tree is not modified.
  *
  * Extra options (removed from argv before the scenario's own CommandLine sees them):
- *   --traceOut=PREFIX   write PREFIX_{tcp,rate,rlc,pdu,tb,ip}.csv
+ *   --traceOut=PREFIX   write PREFIX_{tcp,rate,rlc,pdu,tb,ip,harq}.csv
  *   --traceFrom=S --traceTo=S   window for the per-event files (all but rlc); the per-ms
  *                       RLC state (rlc.csv) covers the whole run
  *
@@ -24,6 +24,11 @@
 #include "ccsim-seed002.cc"
 #undef main
 
+#include "ns3/mmwave-component-carrier-enb.h"
+#include "ns3/mmwave-enb-net-device.h"
+#include "ns3/mmwave-flex-tti-mac-scheduler.h"
+#include "ns3/mmwave-spectrum-phy.h"
+#include "ns3/mmwave-ue-net-device.h"
 #include "ns3/tcp-bbr.h"
 #include "ns3/tcp-socket-base.h"
 
@@ -68,6 +73,15 @@ CCSIM_ROB (AmReorderTimer, LteRlcAm, EventId, m_reorderingTimer)
 CCSIM_ROB (AmStatusRequested, LteRlcAm, bool, m_statusPduRequested)
 CCSIM_ROB (AmMaxRetx, LteRlcAm, uint16_t, m_maxRetxThreshold)
 
+// HARQ (issue 15, harqtrig): the UE's expected TBs (their HARQ process) and the gNB
+// scheduler's DL HARQ state (NACKs waiting for symbols, process status per RNTI).
+CCSIM_ROB (PhyTbs, mmwave::MmWaveSpectrumPhy, mmwave::TbInfoMap_t, m_transportBlocks)
+typedef std::vector<mmwave::DlHarqInfo> DlHarqInfoList;
+typedef std::map<uint16_t, std::vector<uint8_t>> DlHarqStatusMap;
+CCSIM_ROB (SchedDlHarqList, mmwave::MmWaveFlexTtiMacScheduler, DlHarqInfoList, m_dlHarqInfoList)
+CCSIM_ROB (SchedDlHarqStatus, mmwave::MmWaveFlexTtiMacScheduler, DlHarqStatusMap,
+           m_dlHarqProcessesStatus)
+
 CCSIM_ROB (SockTcb, TcpSocketBase, Ptr<TcpSocketState>, m_tcb)
 CCSIM_ROB (SockPacing, TcpSocketBase, Timer, m_pacingTimer)
 CCSIM_ROB (SockTxBuf, TcpSocketBase, Ptr<TcpTxBuffer>, m_txBuffer)
@@ -103,6 +117,9 @@ FILE *g_pdu = nullptr;
 FILE *g_tb = nullptr;
 FILE *g_rate = nullptr;
 FILE *g_ip = nullptr;
+FILE *g_harq = nullptr;
+Ptr<mmwave::MmWaveSpectrumPhy> g_ueDlPhy;
+Ptr<mmwave::MmWaveFlexTtiMacScheduler> g_sched;
 Ptr<TcpSocketBase> g_sock;
 Ptr<LteRlcAm> g_enbRlc;
 Ptr<LteRlcAm> g_ueRlc;
@@ -380,6 +397,35 @@ OnTb (RxPacketTraceParams p)
   std::fprintf (g_tb, "%lld,%u,%u,%u,%u,%.2f,%.4f,%u,%u\n", (long long) NowUs (), p.m_tbSize,
                 (unsigned) p.m_mcs, (unsigned) p.m_rv, p.m_corrupt ? 1u : 0u,
                 10 * std::log10 (p.m_sinr), p.m_tbler, (unsigned) p.m_symStart, (unsigned) p.m_numSym);
+  // The TB's HARQ process and NDI (the UE's expected TB, still in its map while the trace
+  // fires) and the gNB scheduler's DL HARQ state now: the NACKs it holds for want of symbols
+  // (process:rv) and the status of every process of this RNTI (0 free, k = k-th transmission).
+  if (g_harq && g_ueDlPhy && g_sched)
+    {
+      const mmwave::TbInfoMap_t &tbs = (*g_ueDlPhy).*Get (PhyTbs ());
+      auto it = tbs.find (p.m_rnti);
+      int harqId = it == tbs.end () ? -1 : (int) it->second.m_expected.m_harqProcessId;
+      int ndi = it == tbs.end () ? -1 : (int) it->second.m_expected.m_ndi;
+      std::string pending, status;
+      for (const mmwave::DlHarqInfo &h : (*g_sched).*Get (SchedDlHarqList ()))
+        {
+          pending += (pending.empty () ? "" : " ") + std::to_string (h.m_harqProcessId) + ":" +
+                     std::to_string (h.m_numRetx) +
+                     (h.m_harqStatus == mmwave::DlHarqInfo::NACK ? "N" : "A");
+        }
+      const DlHarqStatusMap &st = (*g_sched).*Get (SchedDlHarqStatus ());
+      auto s = st.find (p.m_rnti);
+      if (s != st.end ())
+        {
+          for (uint8_t v : s->second)
+            {
+              status += std::to_string (v);
+            }
+        }
+      std::fprintf (g_harq, "%lld,%d,%d,%u,%u,%u,%s,%s\n", (long long) NowUs (), harqId, ndi,
+                    (unsigned) p.m_rv, p.m_tbSize, p.m_corrupt ? 1u : 0u, pending.c_str (),
+                    status.c_str ());
+    }
 }
 
 /** The UE's IPv4 layer: every packet (an IP fragment) from the device, and every drop.
@@ -434,6 +480,23 @@ ConnectTbTrace ()
   Config::ConnectWithoutContextFailSafe (
       "/NodeList/*/DeviceList/*/ComponentCarrierMap/*/MmWaveUePhy/DlSpectrumPhy/RxPacketTraceUe",
       MakeCallback (&OnTb));
+  for (uint32_t n = 0; n < NodeList::GetNNodes (); n++)
+    {
+      Ptr<Node> node = NodeList::GetNode (n);
+      for (uint32_t d = 0; d < node->GetNDevices (); d++)
+        {
+          if (auto ue = DynamicCast<mmwave::MmWaveUeNetDevice> (node->GetDevice (d)))
+            {
+              g_ueDlPhy = ue->GetPhy ()->GetDlSpectrumPhy ();
+            }
+          if (auto enb = DynamicCast<mmwave::MmWaveEnbNetDevice> (node->GetDevice (d)))
+            {
+              auto cc = DynamicCast<mmwave::MmWaveComponentCarrierEnb> (enb->GetCcMap ().at (0));
+              g_sched = DynamicCast<mmwave::MmWaveFlexTtiMacScheduler> (cc->GetMacScheduler ());
+            }
+        }
+    }
+  NS_ABORT_MSG_UNLESS (g_ueDlPhy && g_sched, "no UE DL phy or flex-TTI scheduler found");
   // The UE is the first node the scenario creates.
   Ptr<Ipv4L3Protocol> ip = NodeList::GetNode (0)->GetObject<Ipv4L3Protocol> ();
   NS_ABORT_MSG_UNLESS (ip, "node 0 (the UE) has no IPv4 stack");
@@ -507,13 +570,14 @@ main (int argc, char *argv[])
   g_ip = Open ("_ip.csv", "t_us,ev,ip_id,frag_offset,more_frags,bytes,drop_reason\n");
   g_pdu = Open ("_pdu.csv", "t_us,who,dir,bytes,vt_a,vt_s,retx_n,txed_n,ue_vr_r,ue_vr_h\n");
   g_tb = Open ("_tb.csv", "t_us,tb_bytes,mcs,rv,corrupt,sinr_db,tbler,sym_start,num_sym\n");
+  g_harq = Open ("_harq.csv", "t_us,harq_id,ndi,rv,tb_bytes,corrupt,sched_pending,sched_status\n");
   // Queued before the scenario builds its objects; they only read state and draw no random
   // numbers, so the scenario's own events keep their order (same time: insertion order).
   Simulator::Schedule (MicroSeconds (1), &ConnectTbTrace);
   Simulator::Schedule (Seconds (0.0202), &AttachTcpTraces);
   Simulator::Schedule (MicroSeconds (1001), &PollRlcState);
   int rc = ccsim_seed002_main (argc, argv);
-  for (FILE *f : {g_tcp, g_rlc, g_pdu, g_tb, g_rate, g_ip})
+  for (FILE *f : {g_tcp, g_rlc, g_pdu, g_tb, g_rate, g_ip, g_harq})
     {
       std::fclose (f);
     }
