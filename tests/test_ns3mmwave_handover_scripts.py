@@ -108,3 +108,32 @@ def test_reference_schedule_replays_the_golden_runs_handovers():
     assert compare_handover.reference_schedule(lte) == (
         "radio.handover.schedule=[{at_us = 1000000, site = 0}, {at_us = 1500000, site = 2}]"
     )
+
+
+def test_reference_channel_replays_the_golden_runs_sinr():
+    """With a golden run's report-table SINRs (`radio.channel.sinr_trace`) ccsim's serving-link
+    SINR is the tree's, 10 ms bin by 10 ms bin, and the first handover falls near the tree's."""
+    import csv
+    import gzip
+
+    ccsim = pytest.importorskip("ccsim")
+    with gzip.open(compare_handover.GOLDEN / "handover_cubic_dc_s2_10ms.csv.gz", "rt") as f:
+        golden = list(csv.DictReader(f))
+    res = ccsim.run(
+        compare_handover.SCENARIO,
+        set=[
+            "run.duration=3.2s",
+            "output.sample_interval=5ms",
+            "flows.0.cca=cubic",
+            *compare_handover.reference_channel("TcpCubic", 2),
+        ],
+    )
+    rs = res.radio_series
+    mid = rs[(rs["t_s"] * 1000).round().astype(int) % 10 == 5]  # mid-bin samples
+    cell = {1: "c2", 2: "c3"}
+    for t, site, sinr in zip(mid["t_s"], mid["serving_cell"], mid["sinr_db"]):
+        want = float(golden[int(t * 100)][f"{cell[site]}_sinr_db"])
+        assert sinr == pytest.approx(want, abs=1e-9), t
+    first = res.summary["radio"]["handovers"][0]
+    assert (first["from"], first["to"]) == (1, 2)
+    assert abs(first["t_s"] - 3.0518) < 0.01  # the tree: enb_ho_start at 3.0518 s

@@ -10,6 +10,7 @@ README.md section 8), per phase (A in LOS, both blocked, B in LOS) and per hando
     python validation/ns3-mmwave/compare_handover.py --distribution 20   # handover times only
     python validation/ns3-mmwave/compare_handover.py --spread 20   # phase goodput over seeds 1-20
     python validation/ns3-mmwave/compare_handover.py --cc TcpCubic --seeds 1 2 3 --reference-schedule
+    python validation/ns3-mmwave/compare_handover.py --seeds 1 2 3 --reference-channel
 
 Per phase: goodput (application bytes in order), RTT (ns3-mmwave: mean of the per-ACK samples;
 ccsim: mean of its smoothed RTT sampled every ms), data segments retransmitted, entries into
@@ -22,7 +23,12 @@ reference's channel draws depend on its traffic, so each run is another draw). W
 --reference-schedule ccsim takes no handover decision of its own: seed N hands over at the
 times and to the cells of golden run N (`radio.handover.schedule` from its `enb_ho_start`
 events; the --golden-seed run where there is no run N) and is compared with that run, so what
-differs is no longer when the two simulators hand over. Nothing here changes ccsim: it reports.
+differs is no longer when the two simulators hand over. With --reference-channel ccsim seed N
+takes golden run N's channel instead of its own: UE 0's SINR towards gNBs A and B every 10 ms is
+the run's report-table SINR (`radio.channel.sinr_trace` from `c2_sinr_db`, `c3_sinr_db`; channel
+updated every 10 ms, ccsim's own fading off, as the trace holds the tree's), and ccsim decides
+the handovers from it (both options together: the tree's times and its channel). Nothing here
+changes ccsim: it reports.
 """
 
 from __future__ import annotations
@@ -73,6 +79,27 @@ def reference_schedule(g: dict) -> str:
         if site is not None:
             entries.append(f"{{at_us = {round(e['t_s'] * 1e6)}, site = {site}}}")
     return f"radio.handover.schedule=[{', '.join(entries)}]"
+
+
+def reference_channel(cc: str, seed: int) -> list[str]:
+    """Golden run `seed`'s report-table SINRs of gNBs A and B (10 ms bins) as ccsim's
+    `radio.channel.sinr_trace`, with the overrides a recorded channel needs: updates every
+    10 ms, no fading of ccsim's own on the data or the measurements."""
+    import csv
+    import gzip
+
+    with gzip.open(GOLDEN / f"handover_{cc.lower()[3:]}_dc_s{seed}_10ms.csv.gz", "rt") as f:
+        rows = list(csv.DictReader(f))
+    sites = ", ".join(
+        f"{{site = {CELL_SITE[c]}, sinr_db = [{', '.join(r[f'c{c}_sinr_db'] for r in rows)}]}}"
+        for c in (2, 3)
+    )
+    return [
+        "radio.channel.update_period_us=10000",
+        "radio.channel.measurement_fading=false",
+        "radio.mmwave.cell.fading.enabled=false",
+        f"radio.channel.sinr_trace={{period_us = 10000, sites = [{sites}]}}",
+    ]
 
 
 def window(fs, a: float, b: float) -> dict:
@@ -246,6 +273,12 @@ def main() -> None:
     ap.add_argument("--distribution", type=int, metavar="N", help="handover times, seeds 1..N")
     ap.add_argument("--spread", type=int, metavar="N", help="phase goodput over seeds 1..N")
     ap.add_argument(
+        "--reference-channel",
+        action="store_true",
+        help="seed N takes golden run N's report-table SINRs of A and B"
+        " (radio.channel.sinr_trace) and is compared with it",
+    )
+    ap.add_argument(
         "--reference-schedule",
         action="store_true",
         help="seed N hands over when golden run N did (radio.handover.schedule) and is compared"
@@ -261,19 +294,31 @@ def main() -> None:
     rows, links = [], []
     for seed in args.seeds:
         golden_seed = args.golden_seed
-        if args.reference_schedule and golden_path(args.cc, seed).exists():
+        replay = args.reference_schedule or args.reference_channel
+        if replay and golden_path(args.cc, seed).exists():
             golden_seed = seed
         g = json.loads(golden_path(args.cc, golden_seed).read_text())
         duration = float(g["sim_time_s"])
         ref_hos = [e for e in g["handover_gaps"] if e["kind"] == "enb_ho_start"]
-        extra = [*args.set, reference_schedule(g)] if args.reference_schedule else args.set
+        extra = list(args.set)
+        if args.reference_schedule:
+            extra.append(reference_schedule(g))
+        if args.reference_channel:
+            extra += reference_channel(args.cc, golden_seed)
         c = run_ccsim(args.cc, seed, extra, duration)
         for name, (a, b) in g["phase_bounds_s"].items():
             ours, ref = window(c["fs"], a, b), g["phases"][name]
             rows.append((seed, name, ours, ref))
             lo, lr = link_ccsim(c["rs"], a, b), link_reference(args.cc, golden_seed, a, b)
             links.append((seed, name, lo, lr))
-        how = " (its handover schedule)" if args.reference_schedule else ""
+        how = "".join(
+            f" ({w})"
+            for w, on in (
+                ("its handover schedule", args.reference_schedule),
+                ("its channel", args.reference_channel),
+            )
+            if on
+        )
         print(
             f"# ccsim seed {seed} against golden seed {golden_seed}{how}:"
             f" {len(c['handovers'])} handovers (reference {len(ref_hos)})"

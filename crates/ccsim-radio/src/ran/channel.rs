@@ -65,8 +65,13 @@ impl RadioNetwork {
                     interference += self.activity[k] * suppression * ue.rx_mw[k];
                     meas_interference += meas_activity(k) * suppression * ue.rx_mw[k];
                 }
-                let sinr = linear_to_db(ue.rx_mw[s] / (noise + interference));
-                let meas = linear_to_db(ue.rx_mw[s] / (noise + meas_interference));
+                let mut sinr = linear_to_db(ue.rx_mw[s] / (noise + interference));
+                let mut meas = linear_to_db(ue.rx_mw[s] / (noise + meas_interference));
+                // A recorded channel replaces the geometry's (`channel.sinr_trace`, UE 0).
+                let traced = self.channel.sinr_trace.as_ref().filter(|_| u == 0);
+                if let Some(v) = traced.and_then(|t| t.at(s, now.as_nanos() / 1000)) {
+                    (sinr, meas) = (v, v);
+                }
                 self.ues[u].sinr_db[s] = sinr;
                 self.ues[u].meas_sinr_db[s] = meas;
             }

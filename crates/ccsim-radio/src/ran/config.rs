@@ -1,6 +1,7 @@
 //! Configuration of the radio access network: technologies, sites, UEs, channel and
 //! connectivity (serde, `deny_unknown_fields`, every field defaulted).
 
+pub use super::sinr_trace::{SinrTrace, SiteSinr};
 use crate::cell::CellConfig;
 use crate::geometry::{Obstacle, Point3};
 use crate::handover::HandoverConfig;
@@ -139,6 +140,10 @@ pub struct ChannelConfig {
     /// side lobe of a uniform array (assumption).
     #[serde(default = "default_suppression")]
     pub interference_suppression_db: f64,
+    /// A recorded SINR of UE 0 per site in place of the geometry's ([`SinrTrace`]); none by
+    /// default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sinr_trace: Option<SinrTrace>,
 }
 
 fn default_update() -> u64 {
@@ -160,6 +165,7 @@ impl Default for ChannelConfig {
             measurement_interference: None,
             measurement_fading: false,
             interference_suppression_db: default_suppression(),
+            sinr_trace: None,
         }
     }
 }

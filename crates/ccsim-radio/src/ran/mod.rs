@@ -22,6 +22,7 @@ mod association;
 mod channel;
 mod config;
 mod schedule;
+mod sinr_trace;
 
 pub use config::*;
 
@@ -157,6 +158,9 @@ impl RadioNetwork {
         }
         let n_ues = config.ues.len();
         crate::handover::schedule::validate(&config.handover.schedule, config.sites.len(), n_ues)?;
+        if let Some(t) = &config.channel.sinr_trace {
+            t.validate(config.sites.len())?;
+        }
         let sites: Vec<Site> = config
             .sites
             .iter()
