@@ -66,24 +66,30 @@ impl<T: Copy> QuadHeap<T> {
     // The front-slot test inlined where events are scheduled; the sift stays out of line.
     #[inline(always)]
     pub fn push(&mut self, key: Key, item: T) {
-        let new = Entry { key, item };
+        // Entries are built where they are stored, and the sift takes key and item in
+        // registers: an entry built on the stack with narrow stores and read back whole (to
+        // copy it into the front slot, or by `push_array` through the pointer it was passed
+        // as) cannot be forwarded from those stores, and each such read stalled until they
+        // reached the cache (store-forwarding stalls: ~5 % and ~7 % of case A's time by
+        // `perf annotate`).
         match self.front {
             // Smaller than the front: the front joins the array, the new entry takes its place.
             Some(f) if key < f.key => {
-                self.front = Some(new);
-                self.push_array(f);
+                self.front = Some(Entry { key, item });
+                self.push_array(f.key, f.item);
             }
-            Some(_) => self.push_array(new),
-            None if self.v.first().is_none_or(|e| key < e.key) => self.front = Some(new),
-            None => self.push_array(new),
+            Some(_) => self.push_array(key, item),
+            None if self.v.first().is_none_or(|e| key < e.key) => {
+                self.front = Some(Entry { key, item })
+            }
+            None => self.push_array(key, item),
         }
     }
 
-    #[inline(never)]
-    fn push_array(&mut self, new: Entry<T>) {
-        let key = new.key;
+    #[inline(always)]
+    fn push_array(&mut self, key: Key, item: T) {
         let mut i = self.v.len();
-        self.v.push(new);
+        self.v.push(Entry { key, item });
         // Move parents down into the hole until the new key's place is found.
         while i > 0 {
             let parent = (i - 1) / ARITY;
@@ -94,7 +100,7 @@ impl<T: Copy> QuadHeap<T> {
             self.v[i] = p;
             i = parent;
         }
-        self.v[i] = new;
+        self.v[i] = Entry { key, item };
     }
 
     /// Removes and returns the entry with the smallest key.
