@@ -77,6 +77,12 @@ pub struct Fragments {
 impl Fragments {
     pub fn new(whole: Packet, mtu: u32) -> Self {
         debug_assert!(whole.ip_bytes > mtu && mtu >= IPV4_HEADER_BYTES + 8);
+        // The 16-bit offset field holds any offset within an IPv4 datagram (≤ 65,535 B).
+        assert!(
+            u32::from(whole.ip.frag_offset) + whole.ip_bytes <= u32::from(u16::MAX),
+            "an IPv4 datagram of {} bytes: over IPv4's 65,535",
+            whole.ip_bytes
+        );
         Fragments {
             whole,
             payload: whole.ip_bytes - IPV4_HEADER_BYTES,
@@ -101,7 +107,8 @@ impl Iterator for Fragments {
         let p = &self.whole;
         let mut f = *p;
         f.ip_bytes = IPV4_HEADER_BYTES + len;
-        f.ip.frag_offset = p.ip.frag_offset + offset;
+        // In range: `new` checked the datagram's end.
+        f.ip.frag_offset = p.ip.frag_offset + offset as u16;
         f.ip.more_fragments = more || p.ip.more_fragments;
         self.offset = more.then_some(offset + len);
         Some(f)
@@ -247,7 +254,7 @@ impl Reassembly {
         let p = arena.get(id);
         let key = (p.src, p.dst, p.ip.id);
         let piece = Piece {
-            offset: p.ip.frag_offset,
+            offset: u32::from(p.ip.frag_offset),
             len: p.ip_bytes - IPV4_HEADER_BYTES,
             packet: id,
         };
@@ -364,7 +371,7 @@ mod tests {
         let sizes: Vec<u32> = f.iter().map(|f| f.ip_bytes).collect();
         // 10 032 B of IP payload: six 1480 B pieces and 1152 B.
         assert_eq!(sizes, [1500, 1500, 1500, 1500, 1500, 1500, 1172]);
-        let offsets: Vec<u32> = f.iter().map(|f| f.ip.frag_offset).collect();
+        let offsets: Vec<u16> = f.iter().map(|f| f.ip.frag_offset).collect();
         assert_eq!(offsets, [0, 1480, 2960, 4440, 5920, 7400, 8880]);
         assert!(f[..6].iter().all(|f| f.ip.more_fragments));
         assert!(!f[6].ip.more_fragments);
@@ -376,14 +383,14 @@ mod tests {
         // MTU 1006: 986 B rounds down to 984.
         let f = fragments(&segment(0, 0), 1006);
         assert_eq!(f[0].ip_bytes, 1004);
-        assert_eq!(f[1].ip.frag_offset, 984);
+        assert_eq!({ f[1].ip.frag_offset }, 984);
     }
 
     #[test]
     fn refragmenting_a_fragment_keeps_offset_and_mf() {
         let first = fragments(&segment(0, 0), 1500)[0];
         let f = fragments(&first, 600);
-        let offsets: Vec<u32> = f.iter().map(|f| f.ip.frag_offset).collect();
+        let offsets: Vec<u16> = f.iter().map(|f| f.ip.frag_offset).collect();
         assert_eq!(offsets, [0, 576, 1152]);
         // The original fragment had MF set, so its last piece keeps it.
         assert!(f.iter().all(|f| f.ip.more_fragments));

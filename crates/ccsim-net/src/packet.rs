@@ -24,6 +24,8 @@ pub const TS_OPTION_BYTES: u32 = 10;
 /// Maximum TCP option space.
 pub const MAX_OPTION_BYTES: u32 = 40;
 
+pub use crate::sack_blocks::{SackBlocks, SackList};
+
 /// TCP flags used by the model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpFlags(pub u8);
@@ -37,56 +39,27 @@ impl TcpFlags {
     }
 }
 
-/// Up to four SACK blocks `[start, end)` in byte sequence space, most recent first (RFC 2018).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SackBlocks {
-    blocks: [(u64, u64); 4],
-    len: u8,
-}
-
-impl SackBlocks {
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-    /// Appends a block; ignored when already full.
-    pub fn push(&mut self, start: u64, end: u64) {
-        if (self.len as usize) < self.blocks.len() {
-            self.blocks[self.len as usize] = (start, end);
-            self.len += 1;
-        }
-    }
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    pub fn as_slice(&self) -> &[(u64, u64)] {
-        &self.blocks[..self.len as usize]
-    }
-    /// Most blocks that fit in the option space next to the other options (ns-3
-    /// `TcpSocketBase::AddOptionSack`: (space left − 2) / 8).
-    pub fn max_blocks(other_option_bytes: u32) -> usize {
-        ((MAX_OPTION_BYTES - other_option_bytes).saturating_sub(2) / 8).min(4) as usize
-    }
-}
-
 /// The TCP header fields ccsim models. Sequence numbers are 64-bit byte offsets (no wrap).
+///
+/// `repr(C)`, in this order: every field a hop or an endpoint reads per segment (up to the
+/// SACK block count) lies in the packet's first cache line (see [`Packet`]); the SACK
+/// blocks themselves and the SYN-only options follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct TcpSegment {
-    pub flags: TcpFlags,
     /// First payload byte (or the SYN's sequence number).
     pub seq: u64,
     /// Cumulative acknowledgement (next byte expected), valid with the ACK flag.
     pub ack: u64,
-    /// Payload bytes.
-    pub payload: u32,
     /// Receive window advertised, in bytes.
     pub window: u64,
+    /// Payload bytes.
+    pub payload: u32,
     /// Timestamp value (in the sender's timestamp clock ticks), when timestamps are on.
     pub ts_val: u32,
     /// Timestamp echo reply.
     pub ts_ecr: u32,
+    pub flags: TcpFlags,
     pub timestamps: bool,
     pub sack: SackBlocks,
     /// SYN options: SACK permitted.
@@ -130,13 +103,18 @@ impl TcpSegment {
 }
 
 /// The IPv4 header fields fragmentation uses (RFC 791 §3.1).
+///
+/// Packed (5 bytes, alignment 1) to fill the gap before [`Packet::tcp`]; read its fields by
+/// value (a reference to a packed field is not allowed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, packed)]
 pub struct IpHeader {
+    /// Offset of this fragment's payload in the original datagram's payload (bytes; a
+    /// multiple of 8). 16 bits: an IPv4 datagram is at most 65,535 bytes (RFC 791's total
+    /// length), and ccsim's are smaller still (MSS ≤ 65,000, UDP ≤ 1,500).
+    pub frag_offset: u16,
     /// Identification: a 16-bit counter per (source, destination, protocol) that wraps.
     pub id: u16,
-    /// Offset of this fragment's payload in the original datagram's payload (bytes; a
-    /// multiple of 8).
-    pub frag_offset: u32,
     /// More fragments follow (the MF flag).
     pub more_fragments: bool,
 }
@@ -152,6 +130,7 @@ impl IpHeader {
 /// is the `tcp` field, a UDP datagram is only its size, and a routing-control message lives in
 /// the routing layer's slab (control packets may allocate; data packets never do).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Payload {
     /// A TCP segment of flow `Packet::flow`.
     #[default]
@@ -166,29 +145,42 @@ pub enum Payload {
 pub const DEFAULT_TTL: u8 = 64;
 
 /// A packet in flight: addressing plus the TCP segment it carries.
+///
+/// `repr(C)`, 112 bytes, laid out so that one cache line (the first 64 bytes; the arena
+/// aligns its slots to 64) holds every field a hop and an endpoint read per packet: the
+/// addressing, the IP size, the fragment flags, and the TCP fields up to the SACK block
+/// count. The per-hop path is bound by the first touch of a packet that left the cache
+/// (benches/README.md), so a packet read in one line instead of three saves misses.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct Packet {
     pub src: NodeId,
     pub dst: NodeId,
     /// Flow index (TCP or UDP, see `kind`), or the control message's slot;
     /// `to_receiver` tells which endpoint of a TCP flow it is addressed to.
     pub flow: u32,
-    pub to_receiver: bool,
+    /// IP bytes (link layers add their own header when they transmit).
+    pub ip_bytes: u32,
     pub kind: Payload,
     /// IPv4 time to live, decremented by every router that forwards the packet.
     pub ttl: u8,
-    /// IP bytes (link layers add their own header when they transmit).
-    pub ip_bytes: u32,
+    pub to_receiver: bool,
     pub ip: IpHeader,
     /// The TCP segment. Every fragment carries a copy; reassembly keeps the one of the
     /// fragment at offset 0, whose bytes hold the TCP header.
     pub tcp: TcpSegment,
 }
 
+/// An arena slot: a packet at the start of a cache line, so that its first line holds the
+/// per-hop fields (see [`Packet`]).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Slot(Packet);
+
 /// Slab of packets with a free list: no heap allocation per packet in steady state.
 #[derive(Default)]
 pub struct PacketArena {
-    slots: Vec<Packet>,
+    slots: Vec<Slot>,
     free: Vec<u32>,
 }
 
@@ -199,37 +191,37 @@ impl PacketArena {
 
     pub fn insert(&mut self, packet: Packet) -> PacketId {
         if let Some(i) = self.free.pop() {
-            self.slots[i as usize] = packet;
+            self.slots[i as usize] = Slot(packet);
             PacketId(i)
         } else {
-            self.slots.push(packet);
+            self.slots.push(Slot(packet));
             PacketId(self.slots.len() as u32 - 1)
         }
     }
 
     #[inline]
     pub fn get(&self, id: PacketId) -> &Packet {
-        &self.slots[id.0 as usize]
+        &self.slots[id.0 as usize].0
     }
 
     #[inline]
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
-        &mut self.slots[id.0 as usize]
+        &mut self.slots[id.0 as usize].0
     }
 
-    /// Asks the CPU to bring packet `id` into the cache ahead of its use (no effect on the
-    /// result; see [`ccsim_core::prefetch`]).
+    /// Asks the CPU to bring packet `id`'s first cache line, the one a hop reads, into the
+    /// cache ahead of its use (no effect on the result; see [`ccsim_core::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, id: PacketId) {
         if let Some(p) = self.slots.get(id.0 as usize) {
-            ccsim_core::prefetch::prefetch(p);
+            ccsim_core::prefetch::prefetch(&p.0.src);
         }
     }
 
     /// Releases the slot; the packet's contents are returned.
     pub fn remove(&mut self, id: PacketId) -> Packet {
         self.free.push(id.0);
-        self.slots[id.0 as usize]
+        self.slots[id.0 as usize].0
     }
 
     /// Releases the slot without copying the packet out (read it in place before).
@@ -293,6 +285,51 @@ mod tests {
         };
         // + MSS 4 = 19 -> 20.
         assert_eq!(linux.header_bytes(), 40);
+    }
+
+    /// The layout that keeps a hop's reads in one cache line (see [`Packet`]): a field added
+    /// or widened must not silently push them out of it.
+    #[test]
+    fn a_hop_reads_one_cache_line() {
+        use std::mem::{offset_of, size_of};
+        assert_eq!(size_of::<Packet>(), 112);
+        assert_eq!(size_of::<Slot>(), 128);
+        assert_eq!(std::mem::align_of::<Slot>(), 64);
+        let tcp = offset_of!(Packet, tcp);
+        let last_hot = [
+            offset_of!(Packet, ip) + size_of::<IpHeader>() - 1,
+            tcp + offset_of!(TcpSegment, seq) + 7,
+            tcp + offset_of!(TcpSegment, ack) + 7,
+            tcp + offset_of!(TcpSegment, window) + 7,
+            tcp + offset_of!(TcpSegment, payload) + 3,
+            tcp + offset_of!(TcpSegment, ts_val) + 3,
+            tcp + offset_of!(TcpSegment, ts_ecr) + 3,
+            tcp + offset_of!(TcpSegment, flags),
+            tcp + offset_of!(TcpSegment, timestamps),
+            // The block count, `SackBlocks`' first byte.
+            tcp + offset_of!(TcpSegment, sack),
+        ];
+        assert!(last_hot.iter().all(|&b| b < 64), "{last_hot:?}");
+    }
+
+    #[test]
+    fn arena_slots_start_cache_lines() {
+        let mut a = PacketArena::new();
+        let p = Packet {
+            src: NodeId(0),
+            dst: NodeId(1),
+            flow: 0,
+            to_receiver: true,
+            kind: Payload::Tcp,
+            ttl: DEFAULT_TTL,
+            ip_bytes: 40,
+            ip: IpHeader::default(),
+            tcp: TcpSegment::default(),
+        };
+        for _ in 0..3 {
+            let id = a.insert(p);
+            assert_eq!(a.get(id) as *const Packet as usize % 64, 0);
+        }
     }
 
     #[test]

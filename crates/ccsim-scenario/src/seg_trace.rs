@@ -73,8 +73,8 @@ impl SegmentTrace {
                 self.out,
                 "{:.9} DROP frag id={} off={} bytes={}",
                 now.as_secs_f64(),
-                packet.ip.id,
-                packet.ip.frag_offset,
+                { packet.ip.id },
+                { packet.ip.frag_offset },
                 packet.ip_bytes - ccsim_net::packet::IPV4_HEADER_BYTES
             );
             return;
@@ -107,7 +107,7 @@ impl SegmentTrace {
         );
         if !seg.sack.is_empty() {
             let _ = write!(self.out, " sack=");
-            for (from, to) in seg.sack.as_slice() {
+            for (from, to) in seg.sack.unpacked().iter() {
                 let _ = write!(self.out, "[{from};{to})");
             }
         }

@@ -168,18 +168,18 @@ fn out_of_order_gets_immediate_ack_with_recent_block_first() {
     r.on_segment(Time::ZERO, &data(2, 0));
     let a = r.poll_transmit(Time::ZERO).unwrap();
     assert_eq!(a.ack, 1 + MSS as u64);
-    assert_eq!(a.sack.as_slice(), &[(2001, 3001)]);
+    assert_eq!(a.sack.unpacked().as_slice(), &[(2001, 3001)]);
     r.on_segment(Time::ZERO, &data(5, 0));
     let a = r.poll_transmit(Time::ZERO).unwrap();
-    assert_eq!(a.sack.as_slice(), &[(5001, 6001), (2001, 3001)]);
+    assert_eq!(a.sack.unpacked().as_slice(), &[(5001, 6001), (2001, 3001)]);
     r.on_segment(Time::ZERO, &data(3, 0));
     let a = r.poll_transmit(Time::ZERO).unwrap();
-    assert_eq!(a.sack.as_slice(), &[(2001, 4001), (5001, 6001)]);
+    assert_eq!(a.sack.unpacked().as_slice(), &[(2001, 4001), (5001, 6001)]);
     // Fill the hole: everything up to 4001 is delivered, one block left.
     r.on_segment(Time::ZERO, &data(1, 0));
     let a = r.poll_transmit(Time::ZERO).unwrap();
     assert_eq!(a.ack, 4001);
-    assert_eq!(a.sack.as_slice(), &[(5001, 6001)]);
+    assert_eq!(a.sack.unpacked().as_slice(), &[(5001, 6001)]);
     assert_eq!(r.delivered_bytes(), 4000);
     assert_eq!(r.out_of_order_bytes(), 1000);
 }
@@ -221,14 +221,14 @@ fn sack_list_forgets_the_oldest_of_five_blocks() {
     }
     let a = r.poll_transmit(Time::ZERO).unwrap();
     assert_eq!(
-        a.sack.as_slice(),
+        a.sack.unpacked().as_slice(),
         &[(10_001, 11_001), (8001, 9001), (6001, 7001)],
         "three blocks fit beside the timestamps"
     );
     // Segment 3 touches the forgotten block [2001, 3001) and the remembered [4001, 5001).
     r.on_segment(Time::ZERO, &data(3, 0));
     let a = r.poll_transmit(Time::ZERO).unwrap();
-    assert_eq!(a.sack.as_slice()[0], (3001, 5001));
+    assert_eq!(a.sack.unpacked().as_slice()[0], (3001, 5001));
     assert_eq!(r.out_of_order_bytes(), 6000, "the data itself is all held");
 }
 
@@ -245,7 +245,7 @@ fn overlapping_segment_is_trimmed_before_its_sack_block() {
     overlap.seq += 500;
     r.on_segment(Time::ZERO, &overlap);
     let a = r.poll_transmit(Time::ZERO).unwrap();
-    assert_eq!(a.sack.as_slice(), &[(2001, 3501)]);
+    assert_eq!(a.sack.unpacked().as_slice(), &[(2001, 3501)]);
     assert_eq!(r.out_of_order_bytes(), 1500);
     // A segment whose tail is held is cut at the held range's start.
     let mut head_first = data(4, 0);
@@ -254,7 +254,7 @@ fn overlapping_segment_is_trimmed_before_its_sack_block() {
     r.on_segment(Time::ZERO, &head_first);
     let a = r.poll_transmit(Time::ZERO).unwrap();
     assert_eq!(
-        a.sack.as_slice(),
+        a.sack.unpacked().as_slice(),
         &[(2001, 5001)],
         "the trimmed piece joins both"
     );

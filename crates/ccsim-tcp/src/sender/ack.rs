@@ -58,7 +58,7 @@ impl TcpSender {
         let newly_sacked = if self.cfg.sack && !seg.sack.is_empty() {
             let rate = &mut self.rate;
             self.sb
-                .on_sack_with(seg.sack.as_slice(), |s| {
+                .on_sack_with(&seg.sack.unpacked(), |s| {
                     note_orig(s);
                     ca_rtt.on_sacked(s);
                     if let Some(r) = rate.as_mut() {
