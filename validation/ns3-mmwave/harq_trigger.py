@@ -133,6 +133,7 @@ def harq_processes(run: str) -> dict | None:
     with gzip.open(path, "rt") as f:
         rows = list(csv.DictReader(f))
     last: dict[int, dict] = {}
+    lost: list[int] = []  # times (us) of failed TBs never resent by HARQ
     out = Counter()
     delays: Counter = Counter()
     reuse: Counter = Counter()
@@ -147,6 +148,7 @@ def harq_processes(run: str) -> dict | None:
                 reuse[min(slot - prev["slot"], 5)] += 1
                 if prev["corrupt"] and prev["rv"] < 3:
                     out["failed_then_new_data"] += 1  # the failed TB is never resent by HARQ
+                    lost.append(prev["t_us"])
         elif prev is not None:
             if prev["corrupt"]:
                 out["retx_after_failure"] += 1
@@ -155,8 +157,20 @@ def harq_processes(run: str) -> dict | None:
                 out["retx_after_decoded"] += 1
         ids = r["sched_pending"].split()
         out["duplicate_nacks"] += len(ids) - len(set(ids))
-        last[h] = {"slot": slot, "corrupt": corrupt, "rv": int(r["rv"])}
-    return {"count": out, "delays": delays, "reuse": reuse}
+        last[h] = {"slot": slot, "corrupt": corrupt, "rv": int(r["rv"]), "t_us": int(r["t_us"])}
+    return {"count": out, "delays": delays, "reuse": reuse, "lost": lost}
+
+
+def rlc_retx_onsets(run: str, t0: int, t1: int) -> list[int]:
+    """Times (us) at which the gNB's RLC retransmission queue goes from empty to non-empty
+    (`<run>_rlc.csv.gz`, every ms), within [t0, t1]."""
+    with gzip.open(TRACE / f"{run}_rlc.csv.gz", "rt") as f:
+        rows = list(csv.DictReader(f))
+    return [
+        int(b["t_us"])
+        for a, b in zip(rows, rows[1:])
+        if int(a["retx_n"]) == 0 and int(b["retx_n"]) > 0 and t0 <= int(b["t_us"]) <= t1
+    ]
 
 
 def main() -> None:
@@ -209,6 +223,12 @@ def main() -> None:
                 + ", ".join(f"{'>=' if k == 5 else ''}{k} slots: {v}" for k, v in sorted(u.items()))
                 + f"; duplicated NACKs seen pending {c['duplicate_nacks']}"
             )
+            for t in rlc_retx_onsets(run, rows[0]["t_us"], rows[-1]["t_us"]):
+                before = [t - x for x in hp["lost"] if 0 < t - x < 6000]
+                print(
+                    f"  RLC retransmission queue starts at {t / 1e6:.3f} s; TBs lost to HARQ "
+                    f"in the 6 ms before: {', '.join(f'{d / 1e3:.1f} ms' for d in before) or 'none'}"
+                )
 
 
 if __name__ == "__main__":
