@@ -109,13 +109,17 @@ impl<T: Copy> QuadHeap<T> {
         if let Some(f) = self.front.take() {
             return Some((f.key, f.item));
         }
-        let last = self.v.pop()?;
-        let n = self.v.len();
+        // `n`: the last entry's index, and the heap's size once it has moved into the hole.
+        let n = self.v.len().checked_sub(1)?;
         if n == 0 {
-            return Some((last.key, last.item));
+            return self.v.pop().map(|e| (e.key, e.item));
         }
         let top = self.v[0];
-        // Sift the former last entry down from the root's hole.
+        // Sift the last entry down from the root's hole by its key alone: its item is read
+        // only to move it, after the sift. The entry was often written by the push just
+        // before, field by field, and a whole-item load right away could not be forwarded
+        // from those stores (a stall: ~2 % of case A's samples, by `perf annotate`).
+        let last_key = self.v[n].key;
         let mut i = 0;
         loop {
             let first = ARITY * i + 1;
@@ -132,13 +136,14 @@ impl<T: Copy> QuadHeap<T> {
                     mk = k;
                 }
             }
-            if mk >= last.key {
+            if mk >= last_key {
                 break;
             }
             self.v[i] = self.v[m];
             i = m;
         }
-        self.v[i] = last;
+        self.v[i] = self.v[n];
+        self.v.truncate(n);
         Some((top.key, top.item))
     }
 }
