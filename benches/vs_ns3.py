@@ -10,7 +10,7 @@ run with the exact command recorded in the golden file `validation/golden/ns3/<c
 ccsim side: the Rust-only driver `ccsim-run` of the build `scripts/setup.sh` ships (the
 profile-guided `target/pgo/release/ccsim-run` where the toolchain allows it, else the normal
 `target/release/ccsim-run`; the table's first line says which, `--ccsim-bin` times another) on
-the equivalent scenario (built from the same golden file by `validation/compare_ns3.py`), so
+the equivalent scenario (built from the same golden file by `validation/ns3_scenario.py`), so
 neither side pays for a Python interpreter; `--with-cli` also times the full `ccsim run`
 command a user types.
 Each process is measured with wait4(): wall time, CPU time (user + system, the figure that
@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "validation"))
-from compare_ns3 import scenario_from_golden  # noqa: E402
+from ns3_scenario import scenario_from_golden  # noqa: E402
 from spawn import ccsim_bin_and_label, measure  # noqa: E402
 
 GOLDEN = ROOT / "validation" / "golden" / "ns3"

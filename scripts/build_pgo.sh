@@ -60,7 +60,7 @@ stamp() {
   {
     rustc -vV
     find crates -type f -print0 | sort -z | xargs -0 sha256sum
-    sha256sum Cargo.toml Cargo.lock scripts/build_pgo.sh validation/compare_ns3.py \
+    sha256sum Cargo.toml Cargo.lock scripts/build_pgo.sh validation/ns3_scenario.py \
       validation/golden/ns3/[DE]_*.json "${TRAIN[@]}"
   } | sha256sum | cut -d' ' -f1
 }
@@ -82,7 +82,7 @@ else
 import json, sys
 from pathlib import Path
 sys.path.insert(0, "validation")
-from compare_ns3 import scenario_from_golden
+from ns3_scenario import scenario_from_golden
 out = Path(sys.argv[1])
 for g in sorted(Path("validation/golden/ns3").glob("[DE]_*.json")):
     (out / f"{g.stem}.json").write_text(json.dumps(scenario_from_golden(json.loads(g.read_text()))))

@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT / "benches"))
 sys.path.insert(0, str(ROOT / "validation"))
 import identity  # noqa: E402
 import spawn  # noqa: E402
-from compare_ns3 import scenario_from_golden  # noqa: E402
+from ns3_scenario import scenario_from_golden  # noqa: E402
 
 # The three timed cases A, B, C (never in the profile's training runs) and two radio
 # experiments; a few seconds per binary.
