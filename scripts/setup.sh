@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Creates .venv (if needed) and builds + installs ccsim into it from source (Rust core via
 # maturin, release profile). Safe to run again: cargo rebuilds only what changed.
-# The build shipped is profile-guided (scripts/build_pgo.sh: 13-20 % less CPU, bit-identical
-# results) when this rustc's llvm-profdata is available, else the normal build; which one is
-# recorded in target/shipped-build for the benchmarks (benches/spawn.py) and the tests.
+# The build shipped is profile-guided (scripts/build_pgo.sh: ~12 % fewer instructions, 5-7 %
+# less CPU on case A, bit-identical results) when this rustc's llvm-profdata is available, else
+# the normal build; target/shipped-build records which, for the benchmarks (benches/spawn.py)
+# and the tests.
 # CCSIM_PGO=0 forces the normal build (a quicker rebuild while changing Rust code), CCSIM_PGO=1
 # fails if PGO is not available.
 # Usage: source scripts/setup.sh   (or bash scripts/setup.sh)
@@ -48,8 +49,10 @@ else
   fi
   ( cd "$ROOT" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check ".[dev]" )
   printf 'normal\n%s\n' "$why" >"$MARK"
-  hint="; for the 13-20 % faster PGO build: rustup component add llvm-tools, then rerun this"
-  [ "$PGO" = 0 ] && hint=""
+  hint=""
+  case "$why" in llvm-profdata*)
+    hint="; for the PGO build (~12 % fewer instructions): rustup component add llvm-tools, rerun this" ;;
+  esac
   echo "ccsim build: normal, not profile-guided ($why)$hint"
 fi
 echo "ccsim installed in $VENV ($("$VENV/bin/python" -c 'import ccsim; print(ccsim.__version__)'))"
