@@ -4,7 +4,7 @@ compared with another's (a speed change must leave every output bit-identical).
     python benches/identity.py record target/release/ccsim-run /tmp/before   # old binary
     python benches/identity.py check  target/release/ccsim-run /tmp/before   # new binary
 
-Scenarios: every ns-3 golden case rebuilt by `validation/compare_ns3.py`, and every
+Scenarios: every ns-3 golden case rebuilt by `validation/ns3_scenario.py`, and every
 `experiments/*.toml` that `ccsim-run` accepts (the ones it rejects are listed and skipped).
 Wall-clock and memory keys are removed before comparing.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "validation"))
-from compare_ns3 import scenario_from_golden  # noqa: E402
+from ns3_scenario import scenario_from_golden  # noqa: E402
 
 # Keys that measure the machine, not the simulation.
 VOLATILE = {"wall_s", "peak_rss_mb", "events_per_s", "sim_speed", "cpu_s"}

@@ -7,9 +7,12 @@ one invocation, on this machine. Prints wall-time and peak-memory ratios per cas
 
 ns-3 side: `validation/ns3/build/dumbbell` (build it with `bash validation/ns3/setup.sh`),
 run with the exact command recorded in the golden file `validation/golden/ns3/<case>_<cca>.json`.
-ccsim side: the Rust-only driver `target/release/ccsim-run` on the equivalent scenario
-(built from the same golden file by `validation/compare_ns3.py`), so neither side pays for a
-Python interpreter; `--with-cli` also times the full `ccsim run` command a user types.
+ccsim side: the Rust-only driver `ccsim-run` of the build `scripts/setup.sh` ships (the
+profile-guided `target/pgo/release/ccsim-run` where the toolchain allows it, else the normal
+`target/release/ccsim-run`; the table's first line says which, `--ccsim-bin` times another) on
+the equivalent scenario (built from the same golden file by `validation/ns3_scenario.py`), so
+neither side pays for a Python interpreter; `--with-cli` also times the full `ccsim run`
+command a user types.
 Each process is measured with wait4(): wall time, CPU time (user + system, the figure that
 still compares on a machine other jobs load: wall time there counts waiting for a core), and
 peak resident memory (ru_maxrss).
@@ -28,8 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "validation"))
-from compare_ns3 import scenario_from_golden  # noqa: E402
-from spawn import CCSIM_BIN, ensure_ccsim_bin, measure  # noqa: E402
+from ns3_scenario import scenario_from_golden  # noqa: E402
+from spawn import ccsim_bin_and_label, measure  # noqa: E402
 
 GOLDEN = ROOT / "validation" / "golden" / "ns3"
 NS3_BIN = ROOT / "validation" / "ns3" / "build" / "dumbbell"
@@ -52,14 +55,12 @@ def main(argv: list[str] | None = None) -> int:
         "--ccsim-bin",
         type=Path,
         default=None,
-        help="time this ccsim-run binary (e.g. target/pgo/release/ccsim-run from "
-        "scripts/build_pgo.sh) instead of building target/release/ccsim-run",
+        help="time this ccsim-run binary (e.g. target/release/ccsim-run, the normal build) "
+        "instead of the one of the build scripts/setup.sh ships",
     )
     args = ap.parse_args(argv)
-    ccsim_bin = args.ccsim_bin.resolve() if args.ccsim_bin else CCSIM_BIN
-    if args.ccsim_bin is None:
-        ensure_ccsim_bin()
-    print(f"ccsim binary: {ccsim_bin}", file=sys.stderr)
+    ccsim_bin, build = ccsim_bin_and_label(args.ccsim_bin)
+    print(f"ccsim binary: {build}", file=sys.stderr)
     if not args.ccsim_only and not NS3_BIN.exists():
         print(
             f"ns-3 program not built ({NS3_BIN}); run `bash validation/ns3/setup.sh`, "
@@ -139,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"({c_cpu:.3f} s CPU) -> {n_wall / c_wall:.0f}x wall, {n_cpu / c_cpu:.0f}x CPU",
                 file=sys.stderr,
             )
+    print(f"# ccsim: {build}, median of {args.repeat}")
     print(
         "| case | cca | ns-3 wall s | ccsim wall s | speed-up | ns-3 CPU s | ccsim CPU s | "
         "CPU speed-up | ns-3 peak RSS MB | ccsim peak RSS MB | memory ratio | ns-3 events/s | "

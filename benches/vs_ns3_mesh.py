@@ -8,7 +8,7 @@ The issue asks ccsim to be at least 100x faster for 100 UEs.
 
 ns-3 side: `validation/ns3/build/mesh` (`bash validation/ns3/setup.sh`) with the exact command
 recorded in `validation/golden/ns3/mesh/n<N>_run<seed>.json`. ccsim side: the Rust-only driver
-`target/release/ccsim-run` on the equivalent scenario (`validation/compare_mesh.py` builds it
+`ccsim-run` of the build `scripts/setup.sh` ships (PGO or normal, named above the table) on the equivalent scenario (`validation/compare_mesh.py` builds it
 from the same golden file), median of `--repeat` runs. Wall time and peak RSS per process as in
 benches/vs_ns3.py; ns-3's CPU time (user + system, from the program) is shown too, because on a
 shared machine ns-3's wall time depends on the other jobs.
@@ -29,14 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "validation"))
 sys.path.insert(0, str(ROOT / "benches"))
 from compare_mesh import GOLDEN, scenario_from_golden  # noqa: E402
-from vs_ns3 import CCSIM_BIN, ensure_ccsim_bin, measure  # noqa: E402
+from spawn import ccsim_bin_and_label, measure  # noqa: E402
 
 NS3_BIN = ROOT / "validation" / "ns3" / "build" / "mesh"
 
 
-def ccsim_supports_mesh(scen: Path) -> str | None:
+def ccsim_supports_mesh(ccsim_bin: Path, scen: Path) -> str | None:
     """None if ccsim-run accepts the mesh scenario, else its error message."""
-    p = subprocess.run([str(CCSIM_BIN), str(scen)], capture_output=True, text=True)
+    p = subprocess.run([str(ccsim_bin), str(scen)], capture_output=True, text=True)
     if p.returncode == 0:
         return None
     return (p.stderr.strip().splitlines() or ["(no message)"])[0]
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         "--ccsim-only", action="store_true", help="skip ns-3 (use the recorded ns-3 wall time)"
     )
     args = ap.parse_args(argv)
-    ensure_ccsim_bin()
+    ccsim_bin, build = ccsim_bin_and_label()
     if not args.ccsim_only and not NS3_BIN.exists():
         print(
             f"ns-3 program not built ({NS3_BIN}); run `bash validation/ns3/setup.sh`, "
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             scen = Path(tmp) / "scenario.json"
             scen.write_text(json.dumps(scenario_from_golden(golden)))
-            err = ccsim_supports_mesh(scen)
+            err = ccsim_supports_mesh(ccsim_bin, scen)
             if err is not None:
                 print(
                     f"ccsim cannot run the mesh scenario yet: {err}\n"
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                     file=sys.stderr,
                 )
                 return 3
-            runs = [measure([str(CCSIM_BIN), str(scen)]) for _ in range(args.repeat)]
+            runs = [measure([str(ccsim_bin), str(scen)]) for _ in range(args.repeat)]
             c_wall = statistics.median(r[0] for r in runs)
             c_rss = max(json.loads(r[2])["peak_rss_mb"] for r in runs)
             if args.ccsim_only:
@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{ues} UEs: ns-3 {n_wall:.1f} s, ccsim {c_wall:.3f} s -> {n_wall / c_wall:.0f}x",
             file=sys.stderr,
         )
+    print(f"# ccsim: {build}, median of {args.repeat}")
     print(
         "| UEs | ns-3 wall s | ns-3 CPU s | ccsim wall s | speed-up (wall) | speed-up (ns-3 CPU / "
         "ccsim wall) | ns-3 peak RSS MB | ccsim peak RSS MB | ns-3 side |"

@@ -20,7 +20,8 @@ recorded wall time. `--ccsim-only` uses the recorded figures for every case. Rec
 are marked as such: they were taken under other load (each golden file's `load_note`), and
 their CPU time was not recorded.
 
-ccsim side: the Rust-only driver `target/release/ccsim-run` (or `--ccsim-bin`) on
+ccsim side: the Rust-only driver `ccsim-run` of the build `scripts/setup.sh` ships (PGO or
+normal, named in the header line; or `--ccsim-bin`) on
 experiments/seed002_ns3mmwave.toml (or experiments/ns3mmwave_handover.toml) with the golden
 case's cc, RLC buffer and seed; `--tcp ns3.33` (the default) runs BBR and SIAD as the tree
 does (validation/ns3-mmwave/compare_ccsim.py). Median of `--repeat` runs (5).
@@ -52,7 +53,7 @@ sys.path.insert(0, str(ROOT / "benches"))
 sys.path.insert(0, str(ROOT / "validation" / "ns3-mmwave"))
 from compare_ccsim import CCSIM_CCA, TREE_CCA_PARAMS  # noqa: E402
 from compare_handover import CCSIM_CCA as HANDOVER_CCA  # noqa: E402
-from spawn import CCSIM_BIN, ensure_ccsim_bin, measure  # noqa: E402
+from spawn import PGO_BIN, ccsim_bin_and_label, measure  # noqa: E402
 
 GOLDEN = ROOT / "validation" / "golden" / "ns3-mmwave"
 DEFAULT_TREE = Path(
@@ -280,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         "--ccsim-bin",
         type=Path,
         default=None,
-        help="time this ccsim-run binary instead of building target/release/ccsim-run",
+        help="time this ccsim-run binary instead of the one of the build scripts/setup.sh ships",
     )
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args(argv)
@@ -289,9 +290,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         raise SystemExit(f"error: --repeat {args.repeat}: allowed 1 or more")
     cases = [resolve_case(c, args.tcp) for c in args.cases]
-    ccsim_bin = args.ccsim_bin.resolve() if args.ccsim_bin else CCSIM_BIN
-    if args.ccsim_bin is None:
-        ensure_ccsim_bin()
+    ccsim_bin, build = ccsim_bin_and_label(args.ccsim_bin)
+    if ccsim_bin == PGO_BIN:
+        # Unlike vs_ns3.py's cases, this scenario file is one of the profile's training runs.
+        build += " (its training runs include experiments/seed002_ns3mmwave.toml)"
     measured = [c for c in cases if not args.ccsim_only and (not c.handover or args.run_handover)]
     for c in measured:
         binary = args.tree / "build" / "scratch" / c.program
@@ -317,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row(c, ref_s, sim_s, ref, cc))
     load1 = os.getloadavg()
     print(
-        f"# {started}, ccsim {git_head()} ({ccsim_bin.name}, median of {args.repeat}), "
+        f"# {started}, ccsim {git_head()} ({build}, median of {args.repeat}), "
         f"--tcp {args.tcp}; load average {load0[0]:.2f} at the start, {load1[0]:.2f} at the end"
     )
     print_table(rows, args.markdown)

@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benches"))
+import spawn  # noqa: E402
 import vs_ns3mmwave as bench  # noqa: E402
 
 GOLDEN = ROOT / "validation" / "golden" / "ns3-mmwave"
@@ -61,7 +62,7 @@ def test_reference_command_is_the_golden_one_cut_short():
 
 
 def test_ccsim_only_table(capsys):
-    if not bench.CCSIM_BIN.exists():
+    if not spawn.CCSIM_BIN.exists():
         pytest.skip("target/release/ccsim-run not built (cargo build --release)")
     bench.main(
         [
@@ -75,11 +76,12 @@ def test_ccsim_only_table(capsys):
             "1",
             "--markdown",
             "--ccsim-bin",
-            str(bench.CCSIM_BIN),
+            str(spawn.CCSIM_BIN),
         ]
     )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("# ") and "load average" in lines[0]
+    assert "normal build, not PGO" in lines[0] and "target/release/ccsim-run" in lines[0]
     rows = {r.split(" | ")[0].strip("| "): r.split(" | ") for r in lines[3:]}
     assert set(rows) == {"siad7", "handover"}
     for name, golden in (("siad7", "seed002_siad_7MB_s2"), ("handover", "handover_newreno_dc_s1")):

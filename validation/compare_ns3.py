@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from ns3_scenario import scenario_from_golden
 
 import ccsim
 
@@ -37,8 +38,8 @@ def phase_metrics(
 ) -> dict[str, Any]:
     """The summary's `link_changes` metrics (computed by the core, `link_changes.rs`) of
     ns-3's cumulative delivered bytes, so both simulators are measured by one definition."""
-    # Imported here, not at the top: `benches/vs_ns3.py` imports this module for
-    # `scenario_from_golden` alone and must run with an older installed extension too.
+    # Imported here, not at the top: a caller that needs only `scenario_from_golden` (also
+    # importable from `ns3_scenario`) must run with an older installed extension too.
     from ccsim._ccsim import link_change_phases
 
     d = [float(x) for x in delivered]
@@ -51,41 +52,6 @@ TOL_JAIN = 0.02
 TOL_RTT = 0.05
 TOL_RETX_REL, TOL_RETX_ABS = 0.25, 20
 TOL_RECOVERY_REL, TOL_RECOVERY_ABS = 0.10, 0.1
-
-
-def scenario_from_golden(g: dict[str, Any]) -> dict[str, Any]:
-    """The ccsim scenario equivalent to the ns-3 run described by `g["scenario"]`."""
-    s = g["scenario"]
-    changes = [{"at": f"{t}s", "rate": f"{int(r)}bps"} for t, r in s.get("rate_change", [])]
-    ccas = s.get("cca_list") or [s["cca"]] * s["flows"]
-    return {
-        "name": f"ns3-case-{s.get('case', '?')}",
-        "run": {"duration": f"{s['duration_s']}s", "seed": s.get("seed", 1)},
-        "tcp": {
-            "profile": "ns3",
-            "mss": s["mss"],
-            "min_rto": f"{s['min_rto_s']}s",
-            "snd_buf": f"{s['snd_rcv_buf_bytes']}B",
-            "rcv_buf": f"{s['snd_rcv_buf_bytes']}B",
-            # Golden files from before the `--sack` switch have no key: SACK was on.
-            "sack": s.get("sack", True),
-        },
-        "dumbbell": {
-            # Every device's MTU; only case S4F's (1500 B) is below a segment's size.
-            "mtu": s["mtu"],
-            "bottleneck": {
-                "rate": f"{s['bottleneck_rate_bps']}bps",
-                "delay": f"{s['bottleneck_delay_ms']}ms",
-                "queue": f"{s['queue_packets']}p",
-                "changes": changes,
-            },
-            "access": {
-                "rate": f"{s['access_rate_bps']}bps",
-                "delay": f"{s['access_delay_ms']}ms",
-            },
-        },
-        "flows": [{"cca": c, "start": f"{s.get('start_time_s', 0)}s"} for c in ccas],
-    }
 
 
 # What is known about every case outside tolerance (kept next to the table it explains).
