@@ -312,10 +312,9 @@ mod tests {
         assert!(last_hot.iter().all(|&b| b < 64), "{last_hot:?}");
     }
 
-    #[test]
-    fn arena_slots_start_cache_lines() {
-        let mut a = PacketArena::new();
-        let p = Packet {
+    /// A bare TCP packet for the arena tests.
+    fn test_packet() -> Packet {
+        Packet {
             src: NodeId(0),
             dst: NodeId(1),
             flow: 0,
@@ -325,7 +324,13 @@ mod tests {
             ip_bytes: 40,
             ip: IpHeader::default(),
             tcp: TcpSegment::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn arena_slots_start_cache_lines() {
+        let mut a = PacketArena::new();
+        let p = test_packet();
         for _ in 0..3 {
             let id = a.insert(p);
             assert_eq!(a.get(id) as *const Packet as usize % 64, 0);
@@ -335,17 +340,7 @@ mod tests {
     #[test]
     fn arena_reuses_slots() {
         let mut a = PacketArena::new();
-        let p = Packet {
-            src: NodeId(0),
-            dst: NodeId(1),
-            flow: 0,
-            to_receiver: true,
-            kind: Payload::Tcp,
-            ttl: DEFAULT_TTL,
-            ip_bytes: 40,
-            ip: IpHeader::default(),
-            tcp: TcpSegment::default(),
-        };
+        let p = test_packet();
         let x = a.insert(p);
         a.remove(x);
         let y = a.insert(p);
