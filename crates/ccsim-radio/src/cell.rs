@@ -24,6 +24,7 @@ use crate::fading::FadingProcess;
 use crate::link_adaptation::McsTable;
 use crate::rlc::{RlcAdmission, RlcBuffer, RlcConfig, RlcMode, RlcModel};
 use crate::rlc_am::UnackedWindow;
+use crate::rlc_held::HeldSdus;
 use crate::scheduler::{Demand, Scheduler};
 use ccsim_core::{RngStream, Time};
 
@@ -48,6 +49,9 @@ pub enum LossReason {
     HandoverFlush,
     /// Forwarded over X2 but the target's buffer was full.
     ForwardOverflow,
+    /// Received by the UE above a hole and acknowledged, then discarded with the UE's RLC
+    /// entity at a handover (`radio.handover.ue_rlc_reset_loses_received`).
+    UeRlcReset,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,12 +112,16 @@ struct CellUe {
     last_delivery: Time,
     head_ready: Time,
     head_lost: bool,
+    /// Bytes of the packet being completed (its segments so far).
+    head_bytes: u32,
     delivered_bytes: u64,
     /// The link's fading process (with `fading.enabled`).
     fading: Option<FadingProcess>,
     unacked: UnackedWindow,
     /// The RLC AM entity (`rlc.model = "entity"`); `buffer` and `unacked` are then unused.
     am: Option<Box<AmLink>>,
+    /// Received above a hole, not yet delivered in sequence ([`Cell::hold_received`]).
+    held: HeldSdus,
     uplink_slots: uplink::UplinkSlots,
 }
 
@@ -164,6 +172,9 @@ pub struct Cell {
     /// A handover may forward this cell's unacknowledged SDUs (cleared by
     /// [`Cell::no_forwarding`]): only then is the per-packet [`UnackedWindow`] kept.
     forwarding: bool,
+    /// Delay model: packets received above a hole wait in `CellUe::held` until it is
+    /// filled ([`Cell::hold_received`]).
+    holding: bool,
 }
 
 impl Cell {
@@ -182,6 +193,7 @@ impl Cell {
             last_delivery: Time::ZERO,
             head_ready: Time::ZERO,
             head_lost: false,
+            head_bytes: 0,
             delivered_bytes: 0,
             fading: None,
             unacked: UnackedWindow::with_capacity(if config.rlc.forward_unacked {
@@ -199,6 +211,7 @@ impl Cell {
                 ))
             }),
             uplink_slots: Default::default(),
+            held: HeldSdus::default(),
         };
         let mut ues = vec![ue; n_ues];
         if config.fading.enabled {
@@ -224,6 +237,7 @@ impl Cell {
                 ..config.rlc.clone()
             },
             forwarding: true,
+            holding: false,
             mcs_table: config
                 .link_adaptation
                 .as_ref()
@@ -354,9 +368,13 @@ impl Cell {
     /// The next instant the cell has work: a slot boundary at which some UE can be served, or
     /// an RLC AM entity's arrival or timer.
     pub fn next_deadline(&self) -> Option<Time> {
-        match (self.next_slot(), self.next_am_event()) {
+        let t = match (self.next_slot(), self.next_am_event()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        };
+        match self.next_release() {
+            Some(r) => Some(t.map_or(r, |t| t.min(r))),
+            None => t,
         }
     }
 
@@ -432,11 +450,8 @@ impl Cell {
         let track_unacked = self.forwarding
             && self.config.rlc.forward_unacked
             && self.config.rlc.mode == RlcMode::Am;
-        // The status report leaves the UE within t-StatusProhibit and takes the uplink
-        // (UlSchedDelay 1 slot + 1 slot + decoding) to reach the eNB.
-        let status_delay = Time::from_micros(
-            self.config.rlc.status_prohibit_us + self.config.harq.decode_latency_us,
-        ) + Time(2 * self.slot_ns);
+        let status_delay = self.status_delay();
+        let holding = self.holding;
         let mut busy = false;
         for j in 0..self.demands.len() {
             let (ue, units) = (self.demands[j].ue, self.grants[j]);
@@ -465,18 +480,22 @@ impl Cell {
                 buffer,
                 head_ready,
                 head_lost,
+                head_bytes,
                 last_delivery,
                 delivered_bytes,
                 unacked,
+                held,
                 ..
             } = u;
             buffer.take(tb_bytes, |seg| {
                 if seg.first {
                     *head_ready = done;
                     *head_lost = outcome.lost;
+                    *head_bytes = seg.bytes;
                 } else {
                     *head_ready = (*head_ready).max(done);
                     *head_lost |= outcome.lost;
+                    *head_bytes += seg.bytes;
                 }
                 *delivered_bytes += seg.bytes as u64;
                 if seg.last {
@@ -493,6 +512,11 @@ impl Cell {
                     } else {
                         let at = (*head_ready).max(*last_delivery);
                         *last_delivery = at;
+                        if holding && at > *head_ready {
+                            // Above a hole: reported when it is filled (`release_held`).
+                            held.push(seg.packet, *head_bytes, *head_ready, at);
+                            return;
+                        }
                         if track_unacked {
                             unacked.push(slot_start, seg.packet, at + status_delay);
                         }
@@ -541,6 +565,8 @@ impl Cell {
 mod am;
 #[path = "cell_channel.rs"]
 mod channel;
+#[path = "cell_held.rs"]
+mod held;
 #[path = "cell_uplink.rs"]
 mod uplink;
 

@@ -130,6 +130,22 @@ pub struct HandoverConfig {
     /// already had that SDU). Off by default.
     #[serde(default)]
     pub forward_loses_first_sdu: bool,
+    /// Delay RLC model with forwarding: a handover discards the UE's RLC reception buffer,
+    /// as ns3-mmwave's UE makes a new RLC entity at a secondary-cell handover
+    /// (`LteUeRrc::DoNotifySecondaryCellHandover`, lte-ue-rrc.cc l. 2031-2038). The packets
+    /// the UE had received above a hole (not yet delivered in sequence) are lost if the
+    /// source had seen them acknowledged (a status report after a `t-Reordering` expiry,
+    /// `rlc.reordering_us`), else forwarded ahead of the untransmitted ones; the target does
+    /// not wait for the old hole. Off (default): they are delivered when the hole fills
+    /// ([`crate::rlc_held`]).
+    #[serde(default)]
+    pub ue_rlc_reset_loses_received: bool,
+    /// RLC AM with forwarding: the SDUs sent but not acknowledged go to the target in 12-bit
+    /// PDCP SN order, so that across the wrap from 4095 to 0 the newer part goes first, as
+    /// ns3-mmwave's `CreateRlcSduBuffer` keys them in a `std::map` (lte-rlc-am.cc l. 1720,
+    /// iterated in lte-enb-rrc.cc l. 967-975). Off (default): oldest first.
+    #[serde(default)]
+    pub forward_in_pdcp_sn_order: bool,
     /// One RRC message (µs): 500 µs, ns-3 `LteRrcProtocolIdeal` (`RRC_IDEAL_MSG_DELAY`). Part
     /// of the stall of a handover decided because the serving link is in outage.
     #[serde(default = "default_rrc_message")]
@@ -210,6 +226,8 @@ impl Default for HandoverConfig {
             forward_loss_bytes: 0,
             forward_limit_bytes: 0,
             forward_loses_first_sdu: false,
+            ue_rlc_reset_loses_received: false,
+            forward_in_pdcp_sn_order: false,
             rrc_message_us: default_rrc_message(),
             lte_return_margin_db: default_lte_return_margin(),
             schedule: Vec::new(),

@@ -39,6 +39,7 @@ pub mod ran;
 pub mod rlc;
 pub mod rlc_am;
 pub mod rlc_am_segments;
+pub mod rlc_held;
 pub mod scenarios;
 pub mod scheduler;
 pub mod sinr;

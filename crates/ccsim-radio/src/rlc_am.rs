@@ -50,8 +50,9 @@ impl UnackedWindow {
     /// Hands the SDUs still unacknowledged at `now` to `f` (oldest first) and empties the
     /// window: what the source eNB forwards at a handover besides its untransmitted SDUs.
     pub fn drain_unacked(&mut self, now: Time, mut f: impl FnMut(u32)) {
-        self.forget_acked(now);
-        for &(p, _) in &self.sent {
+        // Held packets released late (`rlc_held`) can leave an acknowledged entry behind a
+        // later one: skip it.
+        for &(p, _) in self.sent.iter().filter(|&&(_, a)| a > now) {
             f(p);
         }
         self.sent.clear();

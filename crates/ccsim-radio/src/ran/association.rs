@@ -180,20 +180,22 @@ impl RadioNetwork {
         let forward = self.handover.x2_forwarding;
         // Sent but not yet acknowledged (RLC AM): forwarded again, ahead of the rest. The
         // caller makes the copies (`Outcome::Resend`, then `RadioNetwork::resend`).
-        let mut resent = 0u32;
+        self.scratch_resend.clear();
         if forward {
-            self.cells[from].drain_unacked(u, now, |p| {
-                resent += 1;
-                out.push(Delivery {
-                    packet: p,
-                    ue: u as u32,
-                    at: now,
-                    outcome: Outcome::Resend,
-                })
-            });
+            let resend = &mut self.scratch_resend;
+            self.cells[from].drain_unacked(u, now, |p| resend.push(p));
         }
+        let resent = self.scratch_resend.len() as u32;
+        let reset_lost = self.reset_ue_rlc(now, u, from, forward, out);
         let scratch = &mut self.scratch_packets;
         let last = self.cells[from].detach(u, |p, b| scratch.push((p, b)));
+        self.push_resends(u, reset_lost, now, out);
+        // The new RLC entity does not wait for the old one's hole.
+        let last = if self.handover.ue_rlc_reset_loses_received {
+            now
+        } else {
+            last
+        };
         let x2 = Time::from_micros(self.handover.x2_latency_us);
         let available = now
             + if forward {
@@ -205,7 +207,8 @@ impl RadioNetwork {
         let sinr = self.ues[u].sinr_db[to];
         self.cells[to].set_channel(u, sinr);
         self.set_link_state(now, u, to);
-        let (mut forwarded, mut lost) = (0u32, 0u32);
+        let (mut forwarded, mut lost) = self.forward_held(now, u, to, out);
+        lost += reset_lost;
         // The lost head of the backlog (`forward_loss_bytes`): the oldest SDUs, which TCP
         // then sees as a hole below the forwarded rest (a SACK loss episode, not an RTO).
         let mut loss_left = if forward {

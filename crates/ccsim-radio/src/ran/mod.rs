@@ -21,6 +21,7 @@
 mod association;
 mod channel;
 mod config;
+pub mod forwarding;
 mod schedule;
 mod sinr_trace;
 
@@ -91,6 +92,8 @@ struct UeState {
     rng: RngStream,
     interrupted_until: Time,
     handovers: u32,
+    /// SDUs the UE's PDCP has sent down (every [`RadioNetwork::enqueue`]): the next PDCP count.
+    pdcp_sdus: u64,
 }
 
 /// The sans-IO radio access network (see the module docs).
@@ -113,6 +116,10 @@ pub struct RadioNetwork {
     /// The next entry of `handover.schedule` to execute.
     next_scheduled: usize,
     scratch_packets: Vec<(u32, u32)>,
+    /// A handover's packets held above a hole that the source forwards (`(packet, bytes)`).
+    scratch_held: Vec<(u32, u32)>,
+    /// A handover's SDUs sent but not acknowledged, to be sent again.
+    scratch_resend: Vec<u32>,
     scratch_sinr: Vec<f64>,
     log: Vec<HandoverRecord>,
 }
@@ -193,6 +200,9 @@ impl RadioNetwork {
         if cells.len() == 1 || !config.handover.x2_forwarding {
             cells.iter_mut().for_each(Cell::no_forwarding);
         }
+        if cells.len() > 1 && config.handover.ue_rlc_reset_loses_received {
+            cells.iter_mut().for_each(Cell::hold_received);
+        }
         let n_sites = sites.len();
         let mut ues = Vec::with_capacity(n_ues);
         for (u, uc) in config.ues.iter().enumerate() {
@@ -218,6 +228,7 @@ impl RadioNetwork {
                 rng: RngStream::new(seed, &format!("radio.ue{u}.shadowing")),
                 interrupted_until: Time::ZERO,
                 handovers: 0,
+                pdcp_sdus: 0,
             });
         }
         let mut ran = RadioNetwork {
@@ -238,6 +249,8 @@ impl RadioNetwork {
             next_measurement: Time::from_micros(config.handover.measurement_period_us),
             next_scheduled: 0,
             scratch_packets: Vec::with_capacity(1024),
+            scratch_held: Vec::new(),
+            scratch_resend: Vec::new(),
             scratch_sinr: vec![0.0; n_sites],
             log: Vec::new(),
         };
@@ -285,6 +298,7 @@ impl RadioNetwork {
         bytes: u32,
     ) -> (Admission, bool) {
         let u = ue as usize;
+        self.ues[u].pdcp_sdus += 1;
         let s = self.ues[u].serving;
         self.cells[s].enqueue_waking(now, u, packet, bytes)
     }
@@ -350,6 +364,10 @@ impl RadioNetwork {
             if c.next_deadline().is_some_and(|d| d < now) {
                 c.poll(Time(now.as_nanos() - 1), out);
             }
+        }
+        // Packets held above a hole whose hole is filled now reach the UE before a handover.
+        for c in &mut self.cells {
+            c.release_held(now, out);
         }
         if now >= self.next_channel_update {
             self.update_channels(now);

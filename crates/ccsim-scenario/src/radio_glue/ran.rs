@@ -204,7 +204,9 @@ impl Ran {
                     packets.remove(id);
                     match reason {
                         LossReason::Radio => c.lost_radio += 1,
-                        LossReason::HandoverFlush => c.lost_handover_flush += 1,
+                        LossReason::HandoverFlush | LossReason::UeRlcReset => {
+                            c.lost_handover_flush += 1
+                        }
                         LossReason::ForwardOverflow => c.lost_forward_overflow += 1,
                     }
                 }
