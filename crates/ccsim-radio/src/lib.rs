@@ -14,6 +14,7 @@
 //! | [`amc`] | TS 38.214 CQI tables, capped Shannon, numerology → bytes per slot |
 //! | [`rlc`] | RLC buffer (drop-tail), HARQ/ARQ delay and residual loss |
 //! | [`rlc_am`] | RLC AM: unacknowledged SDUs forwarded at handover; a full AM entity |
+//! | [`rlc_held`] | delay model: the UE's reception buffer above a hole, discarded at handover |
 //! | [`scheduler`] | round robin and proportional fair per slot, Jain's index |
 //! | [`handover`] | fixed/dynamic TTT, outage, vertical handover outage |
 //! | [`trace`] | Mahimahi traces: parse, loop, generate, convert, trace-driven link |
