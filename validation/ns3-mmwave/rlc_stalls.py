@@ -10,7 +10,10 @@ goodput and `rlc_txed_bytes` > 0 (the AM entity's transmitted-not-acknowledged b
 reruns name two such stalls as RLC AM stalls (validation/report.md, "ns3-mmwave": BBR 4 MB seed 4
 5.034-5.408 s, SIAD 4 MB seed 4 9.398-9.811 s). ccsim: the preset with compare_ccsim.py's
 overrides for the run (cc, buffer, seed, the seed's SINR shift) plus `--set`, sampled every
-10 ms: bins in which no byte reaches the application while TCP has data in flight.
+10 ms: bins in which no byte reaches the application while TCP has data in flight. Also the
+NLOS 10 ms bins (of 500) with RLC retransmissions: the tree's with its retransmission queue
+non-empty (`rlc_retx_bytes` > 0), ccsim's with an ARQ retransmission sent
+(`arq_retransmissions` of the radio series, entity RLC).
 Nothing here changes ccsim: it reports the stalls side by side.
 """
 
@@ -47,13 +50,21 @@ def stalls(bins: list[tuple[float, bool]], min_ms: float) -> list[tuple[float, f
     return out
 
 
-def tree_bins(cc: str, rlc: str, seed: int) -> list[tuple[float, bool]]:
+def tree_bins(cc: str, rlc: str, seed: int) -> tuple[list[tuple[float, bool]], int]:
+    """The tree's stalled bins, and its NLOS bins with RLC retransmissions queued."""
     path = GOLDEN / f"seed002_{cc}_{rlc}_s{seed}_10ms.csv.gz"
     with gzip.open(path, "rt") as f:
-        return [
-            (float(r["t_s"]), float(r["goodput_mbps"]) == 0 and float(r["rlc_txed_bytes"]) > 0)
-            for r in csv.DictReader(f)
-        ]
+        rows = list(csv.DictReader(f))
+    bins = [
+        (float(r["t_s"]), float(r["goodput_mbps"]) == 0 and float(r["rlc_txed_bytes"]) > 0)
+        for r in rows
+    ]
+    retx = sum(in_nlos(float(r["t_s"])) and float(r["rlc_retx_bytes"]) > 0 for r in rows)
+    return bins, retx
+
+
+def in_nlos(t: float) -> bool:
+    return PHASES[1][1] <= t + 1e-9 < PHASES[1][2]
 
 
 def ccsim_bins(
@@ -84,7 +95,12 @@ def ccsim_bins(
     d = fs["delivered_bytes"].diff().fillna(0).to_numpy()
     inflight = fs["bytes_in_flight"].to_numpy()
     bins = [(float(t), d[i] == 0 and inflight[i] > 0) for i, t in enumerate(fs["t_s"])]
-    return bins, res.summary["radio"]["cells"][0]
+    # NLOS bins in which the cell sent an RLC retransmission (the bin ending at t_s).
+    rs = res.radio_series
+    arq = rs["arq_retransmissions"].diff().fillna(0).to_numpy()
+    t = rs["t_s"].to_numpy()
+    retx = sum(bool(arq[i] > 0 and in_nlos(t[i] - 0.01)) for i in range(len(t)))
+    return bins, {**res.summary["radio"]["cells"][0], "nlos_retx_bins": retx}
 
 
 def main() -> None:
@@ -98,15 +114,27 @@ def main() -> None:
     for seed in a.seeds:
         for run in a.runs:
             cc, rlc = run.split("_")
-            tree = stalls(tree_bins(cc, rlc, seed), a.min_ms)
-            print(f"seed {seed} {cc} {rlc}: tree {fmt(tree)}")
+            tbins, tretx = tree_bins(cc, rlc, seed)
+            tree = stalls(tbins, a.min_ms)
+            print(f"seed {seed} {cc} {rlc}: tree {fmt(tree)} (NLOS bins with RLC retx {tretx})")
             if not a.no_ccsim:
                 bins, cell = ccsim_bins(cc, int(rlc[:-2]) * 1_000_000, seed, a.set)
                 print(
                     f"seed {seed} {cc} {rlc}: ccsim {fmt(stalls(bins, a.min_ms))} (ARQ "
                     f"retransmissions {cell.get('arq_retransmissions', 0)}, whole PDUs ignored "
-                    f"{cell.get('ignored_whole_pdus', 0)})"
+                    f"{cell.get('ignored_whole_pdus', 0)}{harq_note(cell)}; NLOS bins with RLC "
+                    f"retx {cell['nlos_retx_bins']})"
                 )
+
+
+def harq_note(cell: dict) -> str:
+    """With `harq.model = "processes"`: failed first transmissions, never resent by HARQ."""
+    if not cell.get("harq_failed_first"):
+        return ""
+    return (
+        f"; HARQ: {cell['harq_failed_first']} failed TBs, "
+        f"{cell.get('harq_never_resent', 0)} never resent, {cell.get('harq_lost_tbs', 0)} left to RLC"
+    )
 
 
 def fmt(s: list[tuple[float, float]]) -> str:

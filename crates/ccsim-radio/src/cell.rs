@@ -99,6 +99,11 @@ pub struct CellCounters {
     pub arq_retransmissions: u64,
     /// Whole AM PDUs the UEs ignored for an incomplete segment set (`rlc.resegment_retx`).
     pub ignored_whole_pdus: u64,
+    /// `harq.model = "processes"`: new TBs whose first transmission failed, those of them
+    /// never resent by HARQ, and TBs whose data left HARQ undecoded (left to RLC).
+    pub harq_failed_first: u64,
+    pub harq_never_resent: u64,
+    pub harq_lost_tbs: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -150,6 +155,8 @@ pub struct CellUeProbe {
     pub sinr_db: f64,
     pub spectral_efficiency: f64,
     pub delivered_bytes: u64,
+    /// RLC AM PDUs retransmitted by ARQ to the UE (`rlc.model = "entity"`, else 0).
+    pub arq_retransmissions: u64,
 }
 
 pub struct Cell {
@@ -175,6 +182,8 @@ pub struct Cell {
     /// Delay model: packets received above a hole wait in `CellUe::held` until it is
     /// filled ([`Cell::hold_received`]).
     holding: bool,
+    /// `harq.model = "processes"`: the UEs' HARQ processes.
+    harq: Option<Box<harq::CellHarq>>,
 }
 
 impl Cell {
@@ -238,6 +247,7 @@ impl Cell {
             },
             forwarding: true,
             holding: false,
+            harq: harq::harq_processes(&config, n_ues),
             mcs_table: config
                 .link_adaptation
                 .as_ref()
@@ -325,7 +335,10 @@ impl Cell {
         }
         u.unacked.drain_unacked(Time::ZERO, |_| {});
         u.head_lost = false;
-        u.last_delivery
+        if let Some(h) = self.harq.as_mut() {
+            h.reset_ue(ue);
+        }
+        self.ues[ue].last_delivery
     }
 
     /// `ue` has data waiting for a grant. Only an enqueue to a UE without any can move the
@@ -381,6 +394,7 @@ impl Cell {
     /// The next slot boundary at which some UE can be served, if any.
     fn next_slot(&self) -> Option<Time> {
         let min_slot = self.last_slot.map_or(0, |l| l + 1);
+        let harq = self.harq.as_ref().and_then(|h| h.next_slot(min_slot));
         self.ues
             .iter()
             .filter(|u| u.attached && u.has_data() && u.se > 0.0)
@@ -391,6 +405,7 @@ impl Cell {
                     .div_ceil(self.slot_ns)
                     .max(min_slot)
             })
+            .chain(harq)
             .min()
             .map(|k| Time(k * self.slot_ns))
     }
@@ -418,9 +433,15 @@ impl Cell {
         } else {
             0
         };
+        let uplink = self.uplink_units(k);
+        let slot = Time(self.slot_ns);
+        let base_delay = slot
+            + Time(self.slot_ns * self.config.sched_latency_slots as u64)
+            + Time::from_micros(self.config.harq.decode_latency_us);
+        // HARQ processes: retransmissions first, on the slot's symbols before any uplink.
         let capacity = self
-            .units_per_slot
-            .saturating_sub(reserved + self.uplink_units(k));
+            .harq_retransmissions(k, self.units_per_slot.saturating_sub(reserved), base_delay)
+            .saturating_sub(uplink);
         self.demands.clear();
         for i in 0..self.ues.len() {
             let u = &self.ues[i];
@@ -428,6 +449,7 @@ impl Cell {
                 && u.has_data()
                 && u.se > 0.0
                 && u.ready_at.max(u.available_from) <= slot_start
+                && self.has_free_process(i)
             {
                 let (se, mcs) = self.slot_efficiency(i, slot_start);
                 if se > 0.0 {
@@ -443,10 +465,6 @@ impl Cell {
         }
         self.scheduler
             .allocate(capacity, k, self.slot_ns, &self.demands, &mut self.grants);
-        let slot = Time(self.slot_ns);
-        let base_delay = slot
-            + Time(self.slot_ns * self.config.sched_latency_slots as u64)
-            + Time::from_micros(self.config.harq.decode_latency_us);
         let track_unacked = self.forwarding
             && self.config.rlc.forward_unacked
             && self.config.rlc.mode == RlcMode::Am;
@@ -557,6 +575,7 @@ impl Cell {
             sinr_db: u.sinr_db,
             spectral_efficiency: u.se,
             delivered_bytes: u.delivered_bytes,
+            arq_retransmissions: u.am.as_ref().map_or(0, |a| a.retransmissions()),
         }
     }
 }
@@ -567,6 +586,8 @@ mod am;
 mod channel;
 #[path = "cell_held.rs"]
 mod held;
+#[path = "cell_harq.rs"]
+mod harq;
 #[path = "cell_uplink.rs"]
 mod uplink;
 
@@ -577,3 +598,7 @@ mod tests;
 #[cfg(test)]
 #[path = "cell_am_tests.rs"]
 mod am_tests;
+
+#[cfg(test)]
+#[path = "cell_harq_tests.rs"]
+mod harq_tests;

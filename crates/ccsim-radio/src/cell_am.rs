@@ -140,6 +140,16 @@ impl Cell {
             return;
         };
         let arq = am.retransmissions() > arq_before;
+        if self.harq.is_some() {
+            let c = &mut self.counters;
+            c.tbs += u64::from(!arq);
+            c.tb_retransmissions += u64::from(arq);
+            c.arq_retransmissions += u64::from(arq);
+            c.tx_bytes += pdu.bytes() as u64;
+            c.tx_packets += pdu.segments.iter().filter(|s| s.last && !arq).count() as u64;
+            self.send_on_process(k, ue, units, mcs, pdu, base_delay);
+            return;
+        }
         let outcome = self.draw_outcome(k, ue, units, mcs, true);
         let c = &mut self.counters;
         // An ARQ retransmission counts as retransmissions only, as in the delay model.

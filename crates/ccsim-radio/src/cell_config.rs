@@ -3,7 +3,7 @@
 use crate::amc::{AmcModel, FrameConfig};
 use crate::fading::FadingConfig;
 use crate::link_adaptation::LinkAdaptationConfig;
-use crate::rlc::{HarqConfig, RlcConfig, RlcMode, RlcModel};
+use crate::rlc::{HarqConfig, HarqModel, RlcConfig, RlcMode, RlcModel};
 use crate::scheduler::SchedulerConfig;
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +62,29 @@ impl CellConfig {
                 "rlc.model = \"entity\" needs rlc.mode = \"am\" (allowed with \"um\": \"delay\")"
                     .into(),
             );
+        }
+        let h = &self.harq;
+        if h.model == HarqModel::Processes {
+            if self.rlc.model != RlcModel::Entity || !h.enabled {
+                return Err(
+                    "harq.model = \"processes\" needs rlc.model = \"entity\" and \
+                     harq.enabled = true (allowed otherwise: \"per_tb\")"
+                        .into(),
+                );
+            }
+            if !(1..=255).contains(&h.processes) || h.timeout_slots == 0 {
+                return Err(format!(
+                    "harq.processes must be in 1..=255 and harq.timeout_slots at least 1, \
+                     got {} and {}",
+                    h.processes, h.timeout_slots
+                ));
+            }
+            if !(1..=2).contains(&h.feedback_copies) {
+                return Err(format!(
+                    "harq.feedback_copies must be 1 or 2, got {}",
+                    h.feedback_copies
+                ));
+            }
         }
         if let Some(la) = &self.link_adaptation {
             la.validate()?;

@@ -13,6 +13,7 @@
 //! | [`sinr`] | link budget, thermal noise, SINR with interference |
 //! | [`amc`] | TS 38.214 CQI tables, capped Shannon, numerology → bytes per slot |
 //! | [`rlc`] | RLC buffer (drop-tail), HARQ/ARQ delay and residual loss |
+//! | [`harq_processes`] | per-UE HARQ processes and their feedback, as ns3-mmwave's scheduler |
 //! | [`rlc_am`] | RLC AM: unacknowledged SDUs forwarded at handover; a full AM entity |
 //! | [`rlc_held`] | delay model: the UE's reception buffer above a hole, discarded at handover |
 //! | [`scheduler`] | round robin and proportional fair per slot, Jain's index |
@@ -32,6 +33,7 @@ pub mod cell_config;
 pub mod fading;
 pub mod geometry;
 pub mod handover;
+pub mod harq_processes;
 pub mod link_adaptation;
 pub mod mcs_choice;
 pub mod mobility;

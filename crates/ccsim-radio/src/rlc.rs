@@ -150,6 +150,37 @@ pub struct HarqConfig {
     /// TB decoding latency at the UE (µs); `TbDecodeLatency` 100 µs (ns3-mmwave default).
     #[serde(default = "default_decode")]
     pub decode_latency_us: u64,
+    /// A TB's attempts drawn when it is sent (`"per_tb"`), or per-UE HARQ processes driven by
+    /// feedback as ns3-mmwave's scheduler runs them (`"processes"`, [`crate::harq_processes`]).
+    #[serde(default)]
+    pub model: HarqModel,
+    /// Processes per UE (`NumHarqProcess` 20) and slots after its last new TB at which a busy
+    /// process is freed (`HarqDlTimeout` 20); `"processes"` only.
+    #[serde(default = "default_processes")]
+    pub processes: u32,
+    #[serde(default = "default_processes")]
+    pub timeout_slots: u32,
+    /// Times the UE sends each feedback (the seed 002 tree: 2); `"processes"` only.
+    #[serde(default = "default_copies")]
+    pub feedback_copies: u32,
+}
+
+/// How the cell runs HARQ (the `harq.model` key).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HarqModel {
+    /// Each TB's attempts and delay drawn when it is first sent: fast, the default.
+    #[default]
+    PerTb,
+    /// Per-UE stop-and-wait processes and their feedback (needs `rlc.model = "entity"`).
+    Processes,
+}
+
+fn default_processes() -> u32 {
+    20
+}
+fn default_copies() -> u32 {
+    1
 }
 
 fn default_true() -> bool {
@@ -177,6 +208,10 @@ impl Default for HarqConfig {
             max_attempts: default_attempts(),
             rtt_slots: default_rtt_slots(),
             decode_latency_us: default_decode(),
+            model: HarqModel::PerTb,
+            processes: default_processes(),
+            timeout_slots: default_processes(),
+            feedback_copies: default_copies(),
         }
     }
 }

@@ -289,7 +289,7 @@ impl AmTransmitter {
                     self.retransmissions += 1;
                     let mut pdu = pdu.clone();
                     pdu.poll = true;
-                    self.arm_poll(now, sn);
+                    self.arm_poll(now);
                     return Some(pdu);
                 }
             } else {
@@ -333,7 +333,7 @@ impl AmTransmitter {
             part: None,
         };
         self.txed.insert(sn, (pdu.clone(), 0));
-        self.arm_poll(now, sn);
+        self.arm_poll(now);
         Some(pdu)
     }
 
@@ -368,12 +368,15 @@ impl AmTransmitter {
             });
             self.retx_sent += n;
         }
-        self.arm_poll(now, sn);
+        self.arm_poll(now);
         Some(out)
     }
 
-    fn arm_poll(&mut self, now: Time, sn: u32) {
-        self.poll_sn = sn;
+    /// POLL_SN is the highest SN sent, also when the poll rides on a retransmission (VT(S) − 1,
+    /// TS 36.322 §5.2.2.1; lte-rlc-am.cc l. 482, 573, 1058): a status that acknowledges a
+    /// retransmitted SN must not stop the timer while a newer PDU is unacknowledged.
+    fn arm_poll(&mut self, now: Time) {
+        self.poll_sn = self.next_sn.saturating_sub(1);
         self.poll_timer = Some(now + self.cfg.poll_retransmit);
     }
 

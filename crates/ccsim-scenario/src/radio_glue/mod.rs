@@ -78,6 +78,8 @@ ccsim_core::column_table! {
         pub rlc_drops: Vec<u64>,
         /// Packets lost on the radio (HARQ/RLC give-up, handover flush or X2 overflow) so far.
         pub radio_losses: Vec<u64>,
+        /// RLC AM PDUs the serving cell retransmitted to the UE so far (`rlc.model = "entity"`).
+        pub arq_retransmissions: Vec<u64>,
         /// IP bytes the radio delivered to the UE so far.
         pub delivered_bytes: Vec<u64>,
         /// Radio delivery rate since the last sample (Mb/s).
@@ -360,6 +362,7 @@ impl RadioGlue {
             s.rlc_drops.push(c.rlc_drops);
             s.radio_losses
                 .push(c.lost_radio + c.lost_handover_flush + c.lost_forward_overflow);
+            s.arq_retransmissions.push(p.cell.arq_retransmissions);
             s.delivered_bytes.push(c.delivered_bytes);
             s.radio_mbps.push(if dt > 0.0 {
                 (c.delivered_bytes - c.last_sample_bytes) as f64 * 8.0 / dt / 1e6

@@ -39,6 +39,14 @@ pub struct CellSummary {
     /// Whole AM PDUs the UEs ignored for an incomplete segment set (`rlc.resegment_retx`).
     #[serde(skip_serializing_if = "is_zero")]
     pub ignored_whole_pdus: u64,
+    /// `harq.model = "processes"`: new TBs whose first transmission failed, those never
+    /// resent by HARQ, and TBs whose data HARQ left undecoded (RLC's to repair).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub harq_failed_first: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub harq_never_resent: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub harq_lost_tbs: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -187,6 +195,9 @@ impl RadioGlue {
                         dropped_packets: k.dropped_packets,
                         arq_retransmissions: k.arq_retransmissions,
                         ignored_whole_pdus: k.ignored_whole_pdus,
+                        harq_failed_first: k.harq_failed_first,
+                        harq_never_resent: k.harq_never_resent,
+                        harq_lost_tbs: k.harq_lost_tbs,
                     }
                 })
                 .collect();

@@ -1,0 +1,145 @@
+//! The cell's side of the HARQ process model (`harq.model = "processes"`,
+//! [`crate::harq_processes`]): each slot the scheduler first acts on the feedback that reached
+//! it and resends on the NACKed processes, then new TBs take the lowest free process. Each
+//! transmission is decoded by the UE when it is sent (the same BLER as the per-TB draw:
+//! first attempt, or the combined SINR of the process' history), and a decoded TB's AM PDU
+//! reaches the UE's RLC. A TB whose data leaves its process undecoded is left to RLC AM.
+
+use super::Cell;
+use crate::harq_processes::{HarqProcesses, Retransmission};
+use crate::mcs_choice::scale_bler;
+use crate::rlc::HarqModel;
+use crate::rlc_am::AmPdu;
+use crate::sinr::db_to_linear;
+use ccsim_core::Time;
+
+pub(super) type CellHarq = HarqProcesses<AmPdu>;
+
+/// The cell's HARQ processes when `harq.model = "processes"`.
+pub(super) fn harq_processes(config: &super::CellConfig, n_ues: usize) -> Option<Box<CellHarq>> {
+    let h = &config.harq;
+    (h.model == HarqModel::Processes).then(|| {
+        Box::new(HarqProcesses::new(
+            n_ues,
+            h.processes as usize,
+            h.timeout_slots,
+            h.rtt_slots,
+            h.feedback_copies.min(u8::MAX as u32) as u8,
+        ))
+    })
+}
+
+impl Cell {
+    /// Slot `k`'s HARQ part: timers, feedback, retransmissions (ahead of new data, on the
+    /// TB's own units). Returns the units of the `units` left for new data.
+    pub(super) fn harq_retransmissions(&mut self, k: u64, units: u64, base_delay: Time) -> u64 {
+        let Some(mut h) = self.harq.take() else {
+            return units;
+        };
+        h.begin_slot(k);
+        let left =
+            h.schedule_retransmissions(units, |h, r| self.transmit_on_process(h, k, r, base_delay));
+        self.harq = Some(h);
+        left
+    }
+
+    /// Whether `ue` has a free HARQ process for new data (always, without the model).
+    pub(super) fn has_free_process(&self, ue: usize) -> bool {
+        self.harq
+            .as_ref()
+            .is_none_or(|h| h.free_process(ue).is_some())
+    }
+
+    /// Sends the AM PDU `pdu` as a new TB of `ue` on its lowest free process in slot `k`.
+    pub(super) fn send_on_process(
+        &mut self,
+        k: u64,
+        ue: usize,
+        units: u64,
+        mcs: u8,
+        pdu: AmPdu,
+        base_delay: Time,
+    ) {
+        let Some(mut h) = self.harq.take() else {
+            return;
+        };
+        let process = h.new_tb(k, ue, units, pdu.bytes() as u64, mcs, pdu);
+        let r = Retransmission {
+            ue: ue as u32,
+            process,
+            rv: 0,
+        };
+        self.transmit_on_process(&mut h, k, r, base_delay);
+        self.harq = Some(h);
+    }
+
+    /// Puts `r`'s process on the air in slot `k` and decodes it at the UE; returns false
+    /// (changing nothing) if the UE cannot be served now.
+    fn transmit_on_process(
+        &mut self,
+        h: &mut CellHarq,
+        k: u64,
+        r: Retransmission,
+        base_delay: Time,
+    ) -> bool {
+        let ue = r.ue as usize;
+        let slot_start = Time(k * self.slot_ns);
+        let u = &self.ues[ue];
+        if !u.attached || u.available_from > slot_start {
+            return false;
+        }
+        let p = h.process_mut(ue, r.process);
+        self.counters.tb_retransmissions += u64::from(r.rv > 0);
+        if !p.buffered {
+            // An emptied MAC buffer: the DCI goes out with no data, so the UE sends nothing
+            // back (mmwave-enb-mac.cc l. 994-1012); the timer frees the process.
+            return true;
+        }
+        if r.rv > 0 {
+            self.counters.tx_bytes += p.bytes;
+        }
+        let sinr = u.sinr_db + u.fading.as_ref().map_or(0.0, |f| f.gain_db(slot_start));
+        let (combined, bler) = match &self.mcs_table {
+            Some(la) => {
+                let e = la.exponent(p.mcs, p.units);
+                if p.history == 0.0 {
+                    la.first_attempt(sinr, p.mcs, e)
+                } else {
+                    let c = p.history + db_to_linear(sinr);
+                    (c, scale_bler(la.bler(10.0 * c.log10(), p.mcs), e))
+                }
+            }
+            None => {
+                let harq = &self.config.harq;
+                let bler = if p.history == 0.0 {
+                    harq.bler
+                } else {
+                    harq.retx_bler
+                };
+                (p.history + 1.0, bler)
+            }
+        };
+        let ok = !self.rng.bernoulli(bler);
+        if ok {
+            p.history = 0.0;
+            if let Some(pdu) = p.data.take() {
+                if let Some(am) = self.ues[ue].am.as_mut() {
+                    am.send(slot_start + base_delay, pdu);
+                }
+            }
+        } else {
+            // The UE keeps the failed version to combine, except at the last rv.
+            p.history = if r.rv == 3 { 0.0 } else { combined };
+            if r.rv == 0 {
+                p.first_failed = true;
+                h.stats.failed_first += 1;
+            }
+        }
+        h.feedback(k, ue, r.process, ok);
+        let c = &mut self.counters;
+        c.harq_failed_first = h.stats.failed_first;
+        c.harq_never_resent = h.stats.never_resent;
+        c.harq_lost_tbs = h.stats.lost;
+        true
+    }
+}
