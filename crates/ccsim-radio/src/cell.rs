@@ -584,10 +584,10 @@ impl Cell {
 mod am;
 #[path = "cell_channel.rs"]
 mod channel;
-#[path = "cell_held.rs"]
-mod held;
 #[path = "cell_harq.rs"]
 mod harq;
+#[path = "cell_held.rs"]
+mod held;
 #[path = "cell_uplink.rs"]
 mod uplink;
 
