@@ -10,6 +10,7 @@
 //! its own event, reserved from the queue when it entered the line, so events pop in exactly
 //! the same global order as when each packet was scheduled separately.
 
+use crate::event_bits::EventBits;
 use crate::event_queue::{EventQueue, Seq};
 use crate::ring::Ring;
 use crate::time::Time;
@@ -42,17 +43,18 @@ impl<T: Copy> DelayLine<T> {
         self.in_flight.front().map(|(_, _, item)| item)
     }
 
-    /// Puts `item` in flight until `at`; `head_event` is the event that announces the line's
-    /// head. Returns the item back when `at` is earlier than the last arrival in the line (the
+    /// Puts `item` in flight until `at`; `head_event(item)` is the event that announces `item`
+    /// when it is the line's head (it may carry the item, so that its handler need not wait
+    /// for the line's slot to learn it). Returns the item back when `at` is earlier than the last arrival in the line (the
     /// delay shrank mid-flight): the caller must then schedule it as an event of its own, with
     /// the queue's next sequence number — the same key it would have had here.
     #[inline(always)]
-    pub fn push<E: Copy>(
+    pub fn push<E: EventBits>(
         &mut self,
         queue: &mut EventQueue<E>,
         at: Time,
         item: T,
-        head_event: E,
+        head_event: impl Fn(T) -> E,
     ) -> Result<(), T> {
         match self.in_flight.back() {
             Some(&(last, _, _)) if at < last => Err(item),
@@ -63,7 +65,7 @@ impl<T: Copy> DelayLine<T> {
             }
             None => {
                 let seq = queue.reserve_seq();
-                queue.schedule_with_seq(at, seq, head_event);
+                queue.schedule_with_seq(at, seq, head_event(item));
                 self.in_flight.push_back((at, seq, item));
                 Ok(())
             }
@@ -73,7 +75,11 @@ impl<T: Copy> DelayLine<T> {
     /// Takes the head, which is due now (its `head_event` just popped), and schedules the next
     /// head, if any, under its reserved key.
     #[inline(always)]
-    pub fn pop<E: Copy>(&mut self, queue: &mut EventQueue<E>, head_event: E) -> T {
+    pub fn pop<E: EventBits>(
+        &mut self,
+        queue: &mut EventQueue<E>,
+        head_event: impl Fn(T) -> E,
+    ) -> T {
         let (at, _, item) = self
             .in_flight
             .pop_front()
@@ -82,8 +88,8 @@ impl<T: Copy> DelayLine<T> {
         // ahead now, before it is the head (a slot is 24 bytes: 3 ahead is the next line).
         self.in_flight.prefetch(3);
         debug_assert_eq!(at, queue.now(), "delay line head popped at the wrong time");
-        if let Some(&(next, seq, _)) = self.in_flight.front() {
-            queue.schedule_with_seq(next, seq, head_event);
+        if let Some(&(next, seq, next_item)) = self.in_flight.front() {
+            queue.schedule_with_seq(next, seq, head_event(next_item));
         }
         item
     }
@@ -95,7 +101,11 @@ impl<T: Copy> DelayLine<T> {
     /// [`EventQueue::count_inline`]. A run of same-instant deliveries then costs one heap
     /// event instead of one each.
     #[inline]
-    pub fn pop_run<E: Copy>(&mut self, queue: &mut EventQueue<E>, head_event: E) -> (T, bool) {
+    pub fn pop_run<E: EventBits>(
+        &mut self,
+        queue: &mut EventQueue<E>,
+        head_event: impl Fn(T) -> E,
+    ) -> (T, bool) {
         let (at, seq, item) = self
             .in_flight
             .pop_front()
@@ -103,8 +113,8 @@ impl<T: Copy> DelayLine<T> {
         debug_assert_eq!(at, queue.now(), "delay line head popped at the wrong time");
         match self.in_flight.front() {
             Some(&(next, s, _)) if next == at && s == seq + 1 => (item, true),
-            Some(&(next, s, _)) => {
-                queue.schedule_with_seq(next, s, head_event);
+            Some(&(next, s, next_item)) => {
+                queue.schedule_with_seq(next, s, head_event(next_item));
                 (item, false)
             }
             None => (item, false),
@@ -122,6 +132,22 @@ mod tests {
         Other(u32),
     }
 
+    impl EventBits for Ev {
+        fn to_bits(self) -> u64 {
+            match self {
+                Ev::Line => u64::MAX,
+                Ev::Other(x) => u64::from(x),
+            }
+        }
+
+        fn from_bits(bits: u64) -> Self {
+            match bits {
+                u64::MAX => Ev::Line,
+                x => Ev::Other(x as u32),
+            }
+        }
+    }
+
     /// The line pops its items interleaved with other events exactly as if each item had
     /// been its own event, ties included.
     #[test]
@@ -133,7 +159,7 @@ mod tests {
         let pushes = [(10, 1), (10, 2), (15, 3), (30, 4)];
         for (i, &(at, item)) in pushes.iter().enumerate() {
             reference.schedule(Time(at), Ev::Other(100 + item));
-            line.push(&mut lined, Time(at), 100 + item, Ev::Line)
+            line.push(&mut lined, Time(at), 100 + item, |_| Ev::Line)
                 .unwrap();
             // An unrelated event at the same instant after each item.
             reference.schedule(Time(at), Ev::Other(i as u32));
@@ -146,7 +172,7 @@ mod tests {
         let mut got = vec![];
         while let Some((t, e)) = lined.pop_until(Time::MAX) {
             let e = match e {
-                Ev::Line => Ev::Other(line.pop(&mut lined, Ev::Line)),
+                Ev::Line => Ev::Other(line.pop(&mut lined, |_| Ev::Line)),
                 other => other,
             };
             got.push((t, e));
@@ -177,7 +203,7 @@ mod tests {
             if item == 0 {
                 lined.schedule(Time(at), Ev::Other(100));
             } else {
-                line.push(&mut lined, Time(at), 100 + item, Ev::Line)
+                line.push(&mut lined, Time(at), 100 + item, |_| Ev::Line)
                     .unwrap();
             }
         }
@@ -188,7 +214,7 @@ mod tests {
                 if reference {
                     q.schedule(Time(30), Ev::Other(107));
                 } else {
-                    line.push(q, Time(30), 107, Ev::Line).unwrap();
+                    line.push(q, Time(30), 107, |_| Ev::Line).unwrap();
                 }
             }
         };
@@ -204,7 +230,7 @@ mod tests {
         while let Some((t, e)) = lined.pop_until(Time::MAX) {
             match e {
                 Ev::Line => loop {
-                    let (item, more) = line.pop_run(&mut lined, Ev::Line);
+                    let (item, more) = line.pop_run(&mut lined, |_| Ev::Line);
                     got.push((t, item));
                     on_item(&mut lined, &mut line, item, false);
                     if !more {
@@ -220,12 +246,36 @@ mod tests {
         assert!(line.is_empty());
     }
 
+    /// Each head's event is made from that head's item, whichever way it became the head
+    /// (pushed onto an empty line, or next after a pop).
+    #[test]
+    fn head_event_carries_the_head_item() {
+        let mut q = EventQueue::<u32>::new();
+        let mut line = DelayLine::default();
+        for (at, item) in [(10, 7u32), (20, 8), (30, 9)] {
+            line.push(&mut q, Time(at), item, |i| i + 1000).unwrap();
+        }
+        let mut got = vec![];
+        while let Some((t, e)) = q.pop_until(Time::MAX) {
+            let item = line.pop(&mut q, |i| i + 1000);
+            got.push((t, e, item));
+        }
+        assert_eq!(
+            got,
+            [
+                (Time(10), 1007, 7),
+                (Time(20), 1008, 8),
+                (Time(30), 1009, 9)
+            ]
+        );
+    }
+
     #[test]
     fn earlier_arrival_is_handed_back() {
         let mut q = EventQueue::new();
         let mut line = DelayLine::default();
-        line.push(&mut q, Time(50), 1u32, Ev::Line).unwrap();
-        assert_eq!(line.push(&mut q, Time(40), 2u32, Ev::Line), Err(2));
+        line.push(&mut q, Time(50), 1u32, |_| Ev::Line).unwrap();
+        assert_eq!(line.push(&mut q, Time(40), 2u32, |_| Ev::Line), Err(2));
         assert_eq!(line.len(), 1);
         assert_eq!(q.len(), 1, "only the head has an event");
     }

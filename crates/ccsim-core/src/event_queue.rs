@@ -1,5 +1,6 @@
 //! Deterministic event queue: two 4-ary heaps keyed by (time, insertion sequence).
 
+use crate::event_bits::EventBits;
 use crate::quad_heap::{Key, QuadHeap};
 use crate::time::Time;
 
@@ -20,22 +21,23 @@ fn key(time: Time, seq: Seq) -> Key {
 /// A timer that moves earlier leaves its old copy behind (ignored when it pops); at 1 Gb/s
 /// those stale copies outnumber the packet events pending, and kept apart they no longer
 /// deepen the heap on the per-packet path (benches/README.md). Each heap is a [`QuadHeap`]
-/// on (time, seq) packed into one integer.
+/// on (time, seq) packed into one integer, its events stored as one `u64` ([`EventBits`]).
 pub struct EventQueue<E> {
-    heap: QuadHeap<E>,
-    timers: QuadHeap<E>,
+    heap: QuadHeap<u64>,
+    timers: QuadHeap<u64>,
     next_seq: u64,
     now: Time,
     processed: u64,
+    _event: std::marker::PhantomData<E>,
 }
 
-impl<E: Copy> Default for EventQueue<E> {
+impl<E: EventBits> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E: Copy> EventQueue<E> {
+impl<E: EventBits> EventQueue<E> {
     pub fn new() -> Self {
         Self::with_capacity(1024)
     }
@@ -47,6 +49,7 @@ impl<E: Copy> EventQueue<E> {
             next_seq: 0,
             now: Time::ZERO,
             processed: 0,
+            _event: std::marker::PhantomData,
         }
     }
 
@@ -77,8 +80,10 @@ impl<E: Copy> EventQueue<E> {
         self.heap.is_empty() && self.timers.is_empty()
     }
 
-    /// Schedules `event` at absolute time `at` (never in the past).
-    #[inline]
+    /// Schedules `event` at absolute time `at` (never in the past). Inlined, like the other
+    /// scheduling calls, so that the event's encoding folds into a constant where the variant
+    /// is known.
+    #[inline(always)]
     pub fn schedule(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.reserve_seq();
@@ -95,20 +100,21 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Schedules `event` at `at` under a sequence number from [`Self::reserve_seq`].
-    #[inline]
+    #[inline(always)]
     pub fn schedule_with_seq(&mut self, at: Time, seq: Seq, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         debug_assert!(seq < self.next_seq, "sequence number was not reserved");
-        self.heap.push(key(at.max(self.now), seq), event);
+        self.heap.push(key(at.max(self.now), seq), event.to_bits());
     }
 
     /// Schedules a timer event: ordered exactly like [`Self::schedule`], stored apart from the
     /// packet events (see the type's documentation).
-    #[inline]
+    #[inline(always)]
     pub fn schedule_timer(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.reserve_seq();
-        self.timers.push(key(at.max(self.now), seq), event);
+        self.timers
+            .push(key(at.max(self.now), seq), event.to_bits());
     }
 
     /// Schedules `event` after `delay` from now.
@@ -129,6 +135,15 @@ impl<E: Copy> EventQueue<E> {
     /// Pops the next event if it is due at or before `until`, advancing the clock.
     #[inline]
     pub fn pop_until(&mut self, until: Time) -> Option<(Time, E)> {
+        self.pop_bits_until(until)
+            .map(|(t, bits)| (t, E::from_bits(bits)))
+    }
+
+    /// [`Self::pop_until`] with the event still encoded: a run loop decodes it right at its
+    /// `match`, after the `None` test, so the decoding and the dispatch can fold into one
+    /// switch (decoded before the test, they were two jump tables one after the other).
+    #[inline]
+    pub fn pop_bits_until(&mut self, until: Time) -> Option<(Time, u64)> {
         // An empty heap peeks as Key::MAX, later than any event.
         let p = self.heap.peek_key().unwrap_or(Key::MAX);
         let t = self.timers.peek_key().unwrap_or(Key::MAX);
@@ -141,10 +156,10 @@ impl<E: Copy> EventQueue<E> {
         if k == Key::MAX || t > until {
             return None;
         }
-        let (_, event) = heap.pop()?;
+        let (_, bits) = heap.pop()?;
         self.now = t;
         self.processed += 1;
-        Some((t, event))
+        Some((t, bits))
     }
 
     /// Moves the clock forward to `t` when no event remains before it.
@@ -162,36 +177,37 @@ mod tests {
     #[test]
     fn orders_by_time_then_insertion() {
         let mut q = EventQueue::new();
-        q.schedule(Time(20), "c");
-        q.schedule(Time(10), "a");
-        q.schedule(Time(20), "d");
-        q.schedule(Time(10), "b");
+        q.schedule(Time(20), 3u32);
+        q.schedule(Time(10), 1);
+        q.schedule(Time(20), 4);
+        q.schedule(Time(10), 2);
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(Time::MAX).map(|(_, e)| e)).collect();
-        assert_eq!(order, ["a", "b", "c", "d"]);
+        assert_eq!(order, [1, 2, 3, 4]);
         assert_eq!(q.now(), Time(20));
         assert_eq!(q.processed(), 4);
     }
 
     #[test]
     fn timers_interleave_with_packet_events_by_time_then_insertion() {
+        // Timers are 10 + i, packet events 20 + i.
         let mut q = EventQueue::new();
-        q.schedule_timer(Time(10), "t1");
-        q.schedule(Time(10), "p1");
-        q.schedule_timer(Time(5), "t0");
-        q.schedule(Time(20), "p2");
-        q.schedule_timer(Time(20), "t2");
-        q.schedule(Time(10), "p3");
+        q.schedule_timer(Time(10), 11u32);
+        q.schedule(Time(10), 21);
+        q.schedule_timer(Time(5), 10);
+        q.schedule(Time(20), 22);
+        q.schedule_timer(Time(20), 12);
+        q.schedule(Time(10), 23);
         assert_eq!(q.len(), 6);
         assert_eq!(q.peek_time(), Some(Time(5)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(Time::MAX).map(|(_, e)| e)).collect();
-        assert_eq!(order, ["t0", "t1", "p1", "p3", "p2", "t2"]);
+        assert_eq!(order, [10, 11, 21, 23, 22, 12]);
         assert!(q.is_empty());
     }
 
     #[test]
     fn pop_until_stops_at_horizon() {
         let mut q = EventQueue::new();
-        q.schedule(Time(5), 1);
+        q.schedule(Time(5), 1u32);
         q.schedule(Time(15), 2);
         assert_eq!(q.pop_until(Time(10)), Some((Time(5), 1)));
         assert_eq!(q.pop_until(Time(10)), None);

@@ -9,6 +9,7 @@
 
 pub mod columns;
 pub mod delay_line;
+pub mod event_bits;
 pub mod event_queue;
 pub mod mrg32k3a;
 pub mod prefetch;
@@ -18,6 +19,7 @@ pub mod rng;
 pub mod time;
 
 pub use delay_line::DelayLine;
+pub use event_bits::EventBits;
 pub use event_queue::{EventQueue, Seq};
 pub use mrg32k3a::Mrg32k3a;
 pub use ring::Ring;

@@ -26,10 +26,11 @@ impl<P: Parts> World<P> {
         }
     }
 
-    /// The first packet in flight on link `l` reaches its far end.
-    pub(super) fn arrive(&mut self, now: Time, l: LinkId) {
+    /// The first packet in flight on link `l`, `p`, reaches its far end.
+    pub(super) fn arrive(&mut self, now: Time, l: LinkId, p: PacketId) {
         let link = &mut self.links[l.0 as usize];
-        let p = link.in_flight.pop(&mut self.queue, Event::Arrive(l));
+        let head = link.in_flight.pop(&mut self.queue, |p| Event::Arrive(l, p));
+        debug_assert_eq!(head, p, "the event carries the line's head");
         // The next packet to arrive here was last touched a propagation delay ago.
         if let Some(&next) = link.in_flight.front() {
             self.packets.prefetch(next);
@@ -130,7 +131,7 @@ impl<P: Parts> World<P> {
         let to = link.to;
         if let Err(id) = link
             .in_flight
-            .push(&mut self.queue, arrive, id, Event::Arrive(l))
+            .push(&mut self.queue, arrive, id, |id| Event::Arrive(l, id))
         {
             // The delay shrank while earlier packets were in flight: this one overtakes them.
             self.queue.schedule(arrive, Event::ArriveAt(to, id));

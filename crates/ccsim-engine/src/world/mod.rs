@@ -17,14 +17,14 @@ mod forward;
 mod protocol;
 mod tcp;
 
-use crate::event::{Event, LinkChange};
+use crate::event::{Event, LinkChange, MAX_ARRIVE_AT_NODES, MAX_LINKS};
 use crate::flow::{assign_ip_id_counters, Flow};
 use crate::parts::Parts;
 use crate::probe::Probe;
 use crate::radio::RadioPort;
 use crate::routing::{ControlOut, Routing};
 use crate::udp::UdpSource;
-use ccsim_core::{EventQueue, Time};
+use ccsim_core::{EventBits, EventQueue, Time};
 use ccsim_net::{Link, PacketArena, Reassembly, RoutingTable};
 
 pub struct World<P: Parts> {
@@ -75,6 +75,17 @@ impl<P: Parts> World<P> {
         end: Time,
         sample_interval: Time,
     ) -> Self {
+        // Events carry links and nodes in 24 bits (event.rs).
+        assert!(
+            links.len() <= MAX_LINKS as usize,
+            "{} links: at most {MAX_LINKS} are supported",
+            links.len()
+        );
+        assert!(
+            nodes.len() <= MAX_ARRIVE_AT_NODES as usize,
+            "{} nodes: at most {MAX_ARRIVE_AT_NODES} are supported",
+            nodes.len()
+        );
         changes.sort_by_key(|c| c.at);
         let mut queue = EventQueue::with_capacity(4096);
         queue.schedule(Time::ZERO, Event::Sample);
@@ -133,8 +144,8 @@ impl<P: Parts> World<P> {
     /// Runs every event up to `until` (capped at the end of the run).
     pub fn run_until(&mut self, until: Time) {
         let until = until.min(self.end);
-        while let Some((now, event)) = self.queue.pop_until(until) {
-            self.dispatch(now, event);
+        while let Some((now, bits)) = self.queue.pop_bits_until(until) {
+            self.dispatch(now, Event::from_bits(bits));
             if self.end_if_transfers_done(now) {
                 return;
             }
@@ -159,8 +170,8 @@ impl<P: Parts> World<P> {
     pub fn run_until_deadline(&mut self, until: Time, deadline: std::time::Instant) -> bool {
         let until = until.min(self.end);
         let mut n = 0u32;
-        while let Some((now, event)) = self.queue.pop_until(until) {
-            self.dispatch(now, event);
+        while let Some((now, bits)) = self.queue.pop_bits_until(until) {
+            self.dispatch(now, Event::from_bits(bits));
             if self.end_if_transfers_done(now) {
                 return true;
             }
@@ -200,7 +211,7 @@ impl<P: Parts> World<P> {
                 }
             }
             Event::TxDone(l) => self.tx_done(now, l),
-            Event::Arrive(l) => self.arrive(now, l),
+            Event::Arrive(l, p) => self.arrive(now, l, p),
             Event::SenderTimer(f) => {
                 let flow = &mut self.flows[f as usize];
                 if flow.sender_timer == Some(now) {

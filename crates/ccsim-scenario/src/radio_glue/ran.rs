@@ -232,7 +232,7 @@ impl Ran {
         k: u32,
         queue: &mut EventQueue<Event>,
     ) -> (NodeId, PacketId, bool) {
-        let (id, more) = self.lines[k as usize].pop_run(queue, Event::RadioArrive(k));
+        let (id, more) = self.lines[k as usize].pop_run(queue, |_| Event::RadioArrive(k));
         (self.line_end(k), id, more)
     }
 }
@@ -247,7 +247,7 @@ pub(super) fn send_on_line(
     id: PacketId,
     queue: &mut EventQueue<Event>,
 ) {
-    if let Err(id) = lines[k as usize].push(queue, at, id, Event::RadioArrive(k)) {
+    if let Err(id) = lines[k as usize].push(queue, at, id, |_| Event::RadioArrive(k)) {
         // Earlier than the line's last packet: its own event, under the same key.
         queue.schedule(at, Event::ArriveAt(end, id));
     }
