@@ -165,8 +165,30 @@ impl AmLink {
 
     /// Hands the link over (see [`AmTransmitter::drain_for_handover`]) and starts afresh: PDUs
     /// in flight and status reports are discarded (the target runs a new RLC entity).
-    pub fn drain_for_handover(&mut self, resend: impl FnMut(u32), forward: impl FnMut(u32, u32)) {
-        self.tx.drain_for_handover(self.rx.vr_r(), resend, forward);
+    /// The UE's entity is discarded too (ns3-mmwave `LteUeRrc::DoNotifySecondaryCellHandover`,
+    /// `lte-ue-rrc.cc` l. 2031-2038): an SDU it held above VR(R) that the source no longer
+    /// forwards (a status report had acknowledged its PDUs) goes to `lost`, once.
+    pub fn drain_for_handover(
+        &mut self,
+        resend: impl FnMut(u32),
+        mut forward: impl FnMut(u32, u32),
+        mut lost: impl FnMut(u32),
+    ) {
+        // Once per handover, not on the per-packet path.
+        let mut forwarded = Vec::new();
+        self.tx
+            .drain_for_handover(self.rx.vr_r(), resend, |sdu, bytes| {
+                forwarded.push(sdu);
+                forward(sdu, bytes)
+            });
+        forwarded.sort_unstable();
+        let mut last_lost = None;
+        self.rx.held_sdus(|sdu| {
+            if last_lost != Some(sdu) && forwarded.binary_search(&sdu).is_err() {
+                lost(sdu);
+                last_lost = Some(sdu);
+            }
+        });
         self.rx = AmReceiver::new(self.cfg);
         self.down.clear();
         self.up.clear();
@@ -178,5 +200,46 @@ impl AmLink {
         self.tx
             .clone()
             .drain_for_handover(self.rx.vr_r(), resend, |_, _| {});
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SDUs 0-4 in one PDU each, PDU 1 lost: after the status report (t-Reordering 2 ms, uplink
+    /// 1 ms: the report reaches the eNB at 3.5 ms) the source has 2-4 acknowledged while the UE
+    /// holds them above its hole. A handover forwards 1 and loses 2-4: every SDU is delivered,
+    /// forwarded or reported lost.
+    #[test]
+    fn a_handover_reports_the_acknowledged_sdus_the_ue_held_above_a_hole_as_lost() {
+        let mut link = AmLink::new(AmConfig::default(), Time::from_millis(1), u64::MAX);
+        for sdu in 0..5 {
+            link.enqueue(sdu, 100);
+        }
+        for _ in 0..5 {
+            let pdu = link
+                .transmit(Time::ZERO, 100 + crate::rlc_am::AM_HEADER_BYTES)
+                .expect("one SDU per PDU");
+            if pdu.sn != 1 {
+                link.send(Time::from_micros(500), pdu);
+            }
+        }
+        let mut delivered = Vec::new();
+        while let Some(t) = link.next_event().filter(|&t| t <= Time::from_millis(5)) {
+            link.process(t, |sdu, _, ok| {
+                assert!(ok);
+                delivered.push(sdu)
+            });
+        }
+        assert_eq!(delivered, vec![0], "the UE waits for SDU 1");
+        let (mut forwarded, mut lost) = (Vec::new(), Vec::new());
+        link.drain_for_handover(|_| {}, |sdu, _| forwarded.push(sdu), |sdu| lost.push(sdu));
+        assert_eq!(forwarded, vec![1], "the NACKed PDU is still the source's");
+        assert_eq!(
+            lost,
+            vec![2, 3, 4],
+            "acknowledged, held by the discarded UE entity"
+        );
     }
 }

@@ -50,7 +50,8 @@ pub enum LossReason {
     /// Forwarded over X2 but the target's buffer was full.
     ForwardOverflow,
     /// Received by the UE above a hole and acknowledged, then discarded with the UE's RLC
-    /// entity at a handover (`radio.handover.ue_rlc_reset_loses_received`).
+    /// entity at a handover (`radio.handover.ue_rlc_reset_loses_received`, and always with
+    /// `rlc.model = "entity"`).
     UeRlcReset,
 }
 
@@ -325,12 +326,13 @@ impl Cell {
 
     /// Detaches `ue`, handing its buffered packets (oldest first) to `f`. Returns the UE's
     /// in-sequence delivery point, to pass to the target's [`Cell::attach`].
-    /// `f` gets `(packet, bytes)` as [`RlcBuffer::drain`].
-    pub fn detach(&mut self, ue: usize, f: impl FnMut(u32, u32)) -> Time {
+    /// `f` gets `(packet, bytes)` as [`RlcBuffer::drain`]; `lost` gets the packets the RLC
+    /// entity model loses with the UE's discarded entity ([`AmLink::drain_for_handover`]).
+    pub fn detach(&mut self, ue: usize, f: impl FnMut(u32, u32), lost: impl FnMut(u32)) -> Time {
         let u = &mut self.ues[ue];
         u.attached = false;
         match u.am.as_mut() {
-            Some(am) => am.drain_for_handover(|_| {}, f),
+            Some(am) => am.drain_for_handover(|_| {}, f, lost),
             None => u.buffer.drain(f),
         }
         u.unacked.drain_unacked(Time::ZERO, |_| {});

@@ -129,7 +129,7 @@ fn entity_needs_am_and_hands_over_unsent_and_undelivered_sdus() {
     let mut resent = Vec::new();
     c.drain_unacked(0, Time::from_millis(4), |p| resent.push(p));
     let mut moved = Vec::new();
-    c.detach(0, |p, b| moved.push((p, b)));
+    c.detach(0, |p, b| moved.push((p, b)), |p| panic!("{p} lost"));
     assert!(
         !delivered.is_empty() && delivered.len() < 10,
         "{delivered:?}"

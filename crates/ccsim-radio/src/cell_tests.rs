@@ -189,7 +189,7 @@ fn detach_and_attach_carry_the_buffer() {
         src.enqueue(Time::ZERO, 0, p, 1000);
     }
     let mut moved = Vec::new();
-    let last = src.detach(0, |p, b| moved.push((p, b)));
+    let last = src.detach(0, |p, b| moved.push((p, b)), |p| panic!("{p} lost"));
     assert_eq!(moved, vec![(0, 1000), (1, 1000), (2, 1000)]);
     assert!(!src.is_attached(0));
     let avail = Time::from_millis(5);

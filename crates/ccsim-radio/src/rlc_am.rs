@@ -506,6 +506,16 @@ impl AmReceiver {
         self.insert(now, pdu, false, deliver);
     }
 
+    /// The SDUs with a piece in a PDU held above VR(R) (received or given up, not yet
+    /// reassembled), in SN order: what the UE's entity takes with it when it is discarded.
+    pub fn held_sdus(&self, mut f: impl FnMut(u32)) {
+        for (pdu, _) in self.received.values() {
+            for seg in &pdu.segments {
+                f(seg.sdu);
+            }
+        }
+    }
+
     /// VR(R): every PDU below it has been reassembled and its complete SDUs delivered.
     pub fn vr_r(&self) -> u32 {
         self.vr_r

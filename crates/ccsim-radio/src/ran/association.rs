@@ -188,7 +188,20 @@ impl RadioNetwork {
         let resent = self.scratch_resend.len() as u32;
         let reset_lost = self.reset_ue_rlc(now, u, from, forward, out);
         let scratch = &mut self.scratch_packets;
-        let last = self.cells[from].detach(u, |p, b| scratch.push((p, b)));
+        let mut entity_lost = 0u32;
+        let last = self.cells[from].detach(
+            u,
+            |p, b| scratch.push((p, b)),
+            |packet| {
+                entity_lost += 1;
+                out.push(Delivery {
+                    packet,
+                    ue: u as u32,
+                    at: now,
+                    outcome: Outcome::Lost(LossReason::UeRlcReset),
+                });
+            },
+        );
         self.push_resends(u, reset_lost, now, out);
         // The new RLC entity does not wait for the old one's hole.
         let last = if self.handover.ue_rlc_reset_loses_received {
@@ -208,7 +221,7 @@ impl RadioNetwork {
         self.cells[to].set_channel(u, sinr);
         self.set_link_state(now, u, to);
         let (mut forwarded, mut lost) = self.forward_held(now, u, to, out);
-        lost += reset_lost;
+        lost += reset_lost + entity_lost;
         // The lost head of the backlog (`forward_loss_bytes`): the oldest SDUs, which TCP
         // then sees as a hole below the forwarded rest (a SACK loss episode, not an RTO).
         let mut loss_left = if forward {
