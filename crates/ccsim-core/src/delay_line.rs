@@ -45,9 +45,10 @@ impl<T: Copy> DelayLine<T> {
 
     /// Puts `item` in flight until `at`; `head_event(item)` is the event that announces `item`
     /// when it is the line's head (it may carry the item, so that its handler need not wait
-    /// for the line's slot to learn it). Returns the item back when `at` is earlier than the last arrival in the line (the
-    /// delay shrank mid-flight): the caller must then schedule it as an event of its own, with
-    /// the queue's next sequence number — the same key it would have had here.
+    /// for the line's slot to learn it). Returns the item back when `at` is earlier than the
+    /// last arrival in the line (the delay shrank mid-flight): the caller must then schedule it
+    /// as an event of its own, with the queue's next sequence number — the same key it would
+    /// have had here.
     #[inline(always)]
     pub fn push<E: EventBits>(
         &mut self,

@@ -90,9 +90,9 @@ impl HeldSdus {
     }
 
     /// A handover at `now` discards the UE's RLC entity: every held packet goes to
-    /// `f(packet, bytes, acknowledged)`, oldest first, `acknowledged` true when the UE had it and the
-    /// eNB had seen it acknowledged by `now` (it is lost), false otherwise (the source still
-    /// holds it and forwards it).
+    /// `f(packet, bytes, acknowledged)`, oldest first, `acknowledged` true when the UE had it
+    /// and the eNB had seen it acknowledged by `now` (it is lost), false otherwise (the source
+    /// still holds it and forwards it).
     pub fn drain_at_handover(
         &mut self,
         now: Time,
