@@ -65,6 +65,45 @@ def ue_gain_override(scenario: Path, offset_db: float) -> str:
     return f"radio.mmwave.ue_antenna_gain_db={gain + offset_db:.2f}"
 
 
+def ccsim_overrides(
+    cc: str, rlc: int, seed: int, extra: list[str], tcp: str = "ns3.44"
+) -> list[str]:
+    """The overrides of one ccsim run of the golden run (cc, RLC buffer, seed), `tcp` as in
+    `--tcp`, then `extra`."""
+    params = TREE_CCA_PARAMS.get(cc, []) if tcp == "ns3.33" else []
+    return [
+        f"flows.0.cca={CCSIM_CCA[cc]}",
+        *(f"flows.0.cca_params.{p}" for p in params),
+        f"radio.mmwave.cell.rlc.buffer_bytes={rlc}",
+        f"run.seed={seed}",
+        *(TREE_TCP if tcp == "ns3.33" else []),
+        *extra,
+    ]
+
+
+def ccsim_matched_run(
+    scenario: Path, overrides: list[str], ref_los_sinr_db: float | None
+) -> tuple[object, float, float]:
+    """(result, UE gain offset dB, wall s) of one ccsim run. With `ref_los_sinr_db` (the
+    reference's mean SINR in LOS 0-5 s), a first run measures ccsim's, and the run that counts
+    moves the UE antenna gain by the difference: the reference draws its path-loss shadowing and
+    3GPP channel once per run, so each seed has its own LOS SINR (45.3 dB in seed 2, 31.5 and
+    32.1 dB in seeds 3 and 4), and NLOS keeps the preset's blockage below it."""
+    import time
+
+    import ccsim
+
+    overrides = list(overrides)
+    offset_db = 0.0
+    if ref_los_sinr_db is not None:
+        rs = ccsim.run(scenario, set=overrides).radio_series
+        offset_db = ref_los_sinr_db - rs[rs["t_s"] < PHASES[0][2]]["sinr_db"].mean()
+        overrides.append(ue_gain_override(scenario, offset_db))
+    t0 = time.perf_counter()
+    res = ccsim.run(scenario, set=overrides)
+    return res, offset_db, time.perf_counter() - t0
+
+
 def ccsim_phases(
     scenario: Path,
     cc: str,
@@ -74,32 +113,10 @@ def ccsim_phases(
     tcp: str = "ns3.44",
     ref_los_sinr_db: float | None = None,
 ) -> dict:
-    """ccsim's phases for one golden run. With `ref_los_sinr_db` (the reference's mean SINR
-    in LOS 0-5 s), a first run measures ccsim's, and the run that counts moves the UE antenna
-    gain by the difference: the reference draws its path-loss shadowing and 3GPP channel once
-    per run, so each seed has its own LOS SINR (45.3 dB in seed 2, 31.5 and 32.1 dB in seeds 3
-    and 4), and NLOS keeps the preset's blockage below it."""
-    import time
-
-    import ccsim
-
-    params = TREE_CCA_PARAMS.get(cc, []) if tcp == "ns3.33" else []
-    overrides = [
-        f"flows.0.cca={CCSIM_CCA[cc]}",
-        *(f"flows.0.cca_params.{p}" for p in params),
-        f"radio.mmwave.cell.rlc.buffer_bytes={rlc}",
-        f"run.seed={seed}",
-        *(TREE_TCP if tcp == "ns3.33" else []),
-        *extra,
-    ]
-    offset_db = 0.0
-    if ref_los_sinr_db is not None:
-        rs = ccsim.run(scenario, set=overrides).radio_series
-        offset_db = ref_los_sinr_db - rs[rs["t_s"] < PHASES[0][2]]["sinr_db"].mean()
-        overrides.append(ue_gain_override(scenario, offset_db))
-    t0 = time.perf_counter()
-    res = ccsim.run(scenario, set=overrides)
-    wall = time.perf_counter() - t0
+    """ccsim's phases for one golden run, its SINR matched when `ref_los_sinr_db` is given
+    (`ccsim_matched_run`)."""
+    overrides = ccsim_overrides(cc, rlc, seed, extra, tcp)
+    res, offset_db, wall = ccsim_matched_run(scenario, overrides, ref_los_sinr_db)
     fs, rs = res.flow_series, res.radio_series
     out = {}
     for name, a, b in PHASES:
@@ -131,9 +148,12 @@ def pct(a: float | None, b: float | None) -> str:
     return f"{100 * (a / b - 1):+5.0f}%"
 
 
-def effect_rows(whole: dict) -> list[tuple[str, str, str, float, float]]:
+Spread = tuple[tuple[float, float], tuple[float, float]]
+
+
+def effect_rows(whole: dict) -> list[tuple[str, str, str, float, float, Spread | None]]:
     """4 MB vs 7 MB change per cc and metric: for every seed run at both buffers, then for the
-    means over seeds (label "mean")."""
+    means over seeds (label "mean"), with the per-seed changes' min-max on both sides."""
     rows = []
     for cc in sorted({k[0] for k in whole}):
         four, seven = whole.get((cc, 4_000_000)), whole.get((cc, 7_000_000))
@@ -143,11 +163,13 @@ def effect_rows(whole: dict) -> list[tuple[str, str, str, float, float]]:
             by_seed4 = {p[2]: p for p in four}
             by_seed7 = {p[2]: p for p in seven}
             common = sorted(set(by_seed4) & set(by_seed7))
+            per_seed = []
             for seed in common:
                 a, b = by_seed4[seed], by_seed7[seed]
                 dn = 100 * (a[0][metric] / b[0][metric] - 1)
                 dc = 100 * (a[1][metric] / b[1][metric] - 1)
-                rows.append((cc, metric, f"seed {seed}", dn, dc))
+                per_seed.append((dn, dc))
+                rows.append((cc, metric, f"seed {seed}", dn, dc, None))
             if len(common) < 2:
                 continue
             # The means over the seeds run at both buffers, so that both sides average the
@@ -156,15 +178,33 @@ def effect_rows(whole: dict) -> list[tuple[str, str, str, float, float]]:
                 statistics.fmean(by[s][side][metric] for s in common)
                 for by, side in ((by_seed4, 0), (by_seed7, 0), (by_seed4, 1), (by_seed7, 1))
             )
-            label = f"mean, seeds {', '.join(map(str, common))}"
-            rows.append((cc, metric, label, 100 * (n4 / n7 - 1), 100 * (c4 / c7 - 1)))
+            label = f"mean, seeds {seed_list(common)}"
+            spread = tuple(
+                (min(p[i] for p in per_seed), max(p[i] for p in per_seed)) for i in (0, 1)
+            )
+            rows.append((cc, metric, label, 100 * (n4 / n7 - 1), 100 * (c4 / c7 - 1), spread))
     return rows
+
+
+def seed_list(seeds: list[int]) -> str:
+    """ "2-7" for a run of consecutive seeds, else "2, 3, 5"."""
+    if len(seeds) > 2 and seeds == list(range(seeds[0], seeds[-1] + 1)):
+        return f"{seeds[0]}-{seeds[-1]}"
+    return ", ".join(map(str, seeds))
+
+
+def spread_cell(value: float, spread: Spread | None, side: int) -> str:
+    """A change in %, with the per-seed min-max after a mean."""
+    if spread is None:
+        return f"{value:+.1f} %"
+    lo, hi = spread[side]
+    return f"{value:+.1f} % ({lo:+.1f} to {hi:+.1f})"
 
 
 def markdown(means: dict, rtts: dict, queues: dict, seeds: dict, effects: list) -> str:
     """The report's tables (validation/report.md, "ns3-mmwave"): goodput and RTT per phase,
     ns3-mmwave / ccsim and the gap for each seed and for the means over seeds (a bold gap is
-    outside the tolerance), then the 4 MB vs 7 MB change per seed and for the means."""
+    outside the tolerance), then the 4 MB vs 7 MB change per seed and for the means (with the per-seed min-max)."""
     names = {"los1": "LOS 0–5 s", "nlos": "NLOS 5–10 s", "los2": "LOS 10–15 s"}
     ccs = {"TcpBbr": "BBR", "TcpSiad": "SIAD"}
     order = {n: i for i, (n, _, _) in enumerate(PHASES)}
@@ -198,11 +238,12 @@ def markdown(means: dict, rtts: dict, queues: dict, seeds: dict, effects: list) 
         "| 4 MB vs 7 MB (whole run) | seeds | ns3-mmwave | ccsim | difference | within 10 points |",
         "|---|---|---|---|---|---|",
     ]
-    for cc, metric, label, dn, dc in effects:
+    for cc, metric, label, dn, dc, spread in effects:
         what = "goodput" if metric == "goodput_mbps" else "RTT"
         ok = "yes" if abs(dc - dn) <= POINTS else "**no**"
         out.append(
-            f"| {ccs.get(cc, cc)} {what} | {label} | {dn:+.1f} % | {dc:+.1f} % | {dc - dn:+.1f} | {ok} |"
+            f"| {ccs.get(cc, cc)} {what} | {label} | {spread_cell(dn, spread, 0)} | "
+            f"{spread_cell(dc, spread, 1)} | {dc - dn:+.1f} | {ok} |"
         )
     return "\n".join(out)
 
@@ -298,11 +339,25 @@ def main() -> None:
     print(f"  {hits} of {2 * len(means)} phase comparisons within {TOLERANCE:.0%}")
     print("\n4 MB vs 7 MB, whole run (change in %, ns3-mmwave | ccsim | difference in points)")
     effects = effect_rows(whole)
-    for cc, metric, label, dn, dc in effects:
+    for cc, metric, label, dn, dc, spread in effects:
         verdict = "ok" if abs(dc - dn) <= POINTS else "MISS"
         print(
             f"  {cc:8s} {metric:13s} {label:18s} {dn:+6.1f} | {dc:+6.1f} | {dc - dn:+5.1f} {verdict}"
+            + (
+                f"  (per seed {spread[0][0]:+.1f} to {spread[0][1]:+.1f} | "
+                f"{spread[1][0]:+.1f} to {spread[1][1]:+.1f})"
+                if spread
+                else ""
+            )
         )
+    per_seed = [p for key in means for table in (means, rtts) for p in table[key]]
+    seed_hits = sum(abs(c / n - 1) <= TOLERANCE for n, c in per_seed)
+    effect_hits = sum(abs(e[4] - e[3]) <= POINTS for e in effects)
+    print(
+        f"  counts: {seed_hits} of {len(per_seed)} per-seed phase comparisons within "
+        f"{TOLERANCE:.0%}, {hits} of {2 * len(means)} means, {effect_hits} of {len(effects)} "
+        f"4 MB vs 7 MB rows within {POINTS:g} points"
+    )
     if walls:
         ns_w = statistics.fmean(w[0] for w in walls)
         cs_w = statistics.fmean(w[1] for w in walls)

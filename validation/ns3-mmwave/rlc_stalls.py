@@ -9,8 +9,8 @@ The tree: the golden 10 ms series (`seed002_<cc>_<rlc>_s<seed>_10ms.csv.gz`): bi
 goodput and `rlc_txed_bytes` > 0 (the AM entity's transmitted-not-acknowledged buffer). Its traced
 reruns name two such stalls as RLC AM stalls (validation/report.md, "ns3-mmwave": BBR 4 MB seed 4
 5.034-5.408 s, SIAD 4 MB seed 4 9.398-9.811 s). ccsim: the preset with compare_ccsim.py's
-overrides for the run (cc, buffer, seed, the seed's SINR shift) plus `--set`, sampled every
-10 ms: bins in which no byte reaches the application while TCP has data in flight. Also the
+overrides for the run (cc, buffer, seed, the seed's SINR shift, `--tcp ns3.33`) plus `--set`,
+sampled every 10 ms: bins in which no byte reaches the application while TCP has data in flight. Also the
 NLOS 10 ms bins (of 500) with RLC retransmissions: the tree's with its retransmission queue
 non-empty (`rlc_retx_bytes` > 0), ccsim's with an ARQ retransmission sent
 (`arq_retransmissions` of the radio series, entity RLC).
@@ -32,8 +32,8 @@ from compare_ccsim import (  # noqa: E402
     GOLDEN,
     PHASES,
     PRESETS,
-    TREE_CCA_PARAMS,
-    ue_gain_override,
+    ccsim_matched_run,
+    ccsim_overrides,
 )
 
 
@@ -68,29 +68,22 @@ def in_nlos(t: float) -> bool:
 
 
 def ccsim_bins(
-    cc: str, rlc_bytes: int, seed: int, extra: list[str]
-) -> tuple[list[tuple[float, bool]], dict]:
-    """ccsim's 10 ms bins and its cell summary (ARQ retransmissions, ignored whole PDUs)."""
-    import ccsim
-
+    cc: str, rlc_bytes: int, seed: int, extra: list[str], ref_seed: int | None = None
+) -> tuple[list[tuple[float, bool]], dict, object]:
+    """ccsim's 10 ms bins, its cell summary (ARQ retransmissions, ignored whole PDUs, NLOS bins
+    with RLC retransmissions) and the run's result. `run.seed` is `seed`; the LOS SINR is the
+    reference's seed `ref_seed` (default `seed`), matched as compare_ccsim.py does, with BBR and
+    SIAD as the tree runs them (`--tcp ns3.33`)."""
     scenario = PRESETS["ns3mmwave"]
     name = {v: k for k, v in CCSIM_CCA.items()}[cc]
+    ref = ref_seed if ref_seed is not None else seed
     summary = json.loads(
-        (GOLDEN / f"seed002_{cc}_{rlc_bytes // 1_000_000}MB_s{seed}.json").read_text()
+        (GOLDEN / f"seed002_{cc}_{rlc_bytes // 1_000_000}MB_s{ref}.json").read_text()
     )
-    overrides = [
-        f"flows.0.cca={CCSIM_CCA[name]}",
-        *(f"flows.0.cca_params.{p}" for p in TREE_CCA_PARAMS[name]),
-        f"radio.mmwave.cell.rlc.buffer_bytes={rlc_bytes}",
-        f"run.seed={seed}",
-        "output.sample_interval=10ms",
-        *extra,
-    ]
-    # The seed's own LOS SINR, as compare_ccsim.py matches it.
-    rs = ccsim.run(scenario, set=overrides).radio_series
-    offset = summary["phases"]["los1"]["sinr_db"] - rs[rs["t_s"] < PHASES[0][2]]["sinr_db"].mean()
-    overrides.append(ue_gain_override(scenario, offset))
-    res = ccsim.run(scenario, set=overrides)
+    overrides = ccsim_overrides(
+        name, rlc_bytes, seed, ["output.sample_interval=10ms", *extra], "ns3.33"
+    )
+    res, _, _ = ccsim_matched_run(scenario, overrides, summary["phases"]["los1"]["sinr_db"])
     fs = res.flow_series
     d = fs["delivered_bytes"].diff().fillna(0).to_numpy()
     inflight = fs["bytes_in_flight"].to_numpy()
@@ -100,7 +93,7 @@ def ccsim_bins(
     arq = rs["arq_retransmissions"].diff().fillna(0).to_numpy()
     t = rs["t_s"].to_numpy()
     retx = sum(bool(arq[i] > 0 and in_nlos(t[i] - 0.01)) for i in range(len(t)))
-    return bins, {**res.summary["radio"]["cells"][0], "nlos_retx_bins": retx}
+    return bins, {**res.summary["radio"]["cells"][0], "nlos_retx_bins": retx}, res
 
 
 def main() -> None:
@@ -118,7 +111,7 @@ def main() -> None:
             tree = stalls(tbins, a.min_ms)
             print(f"seed {seed} {cc} {rlc}: tree {fmt(tree)} (NLOS bins with RLC retx {tretx})")
             if not a.no_ccsim:
-                bins, cell = ccsim_bins(cc, int(rlc[:-2]) * 1_000_000, seed, a.set)
+                bins, cell, _ = ccsim_bins(cc, int(rlc[:-2]) * 1_000_000, seed, a.set)
                 print(
                     f"seed {seed} {cc} {rlc}: ccsim {fmt(stalls(bins, a.min_ms))} (ARQ "
                     f"retransmissions {cell.get('arq_retransmissions', 0)}, whole PDUs ignored "
