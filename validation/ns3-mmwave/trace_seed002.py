@@ -3,6 +3,7 @@
 
     python validation/ns3-mmwave/trace_seed002.py events --cc siad --rlc 4 --seed 2
     python validation/ns3-mmwave/trace_seed002.py sensitivity --cc siad --rlc 4
+    python validation/ns3-mmwave/trace_seed002.py fades --runs 4
 
 `events`: every loss episode of the reference (fast recovery or RTO, from its 10 ms series)
 and of ccsim on the same run (`--tcp ns3.33` rules, the seed's LOS SINR as compare_ccsim.py
@@ -16,6 +17,11 @@ wrap of ns-3's 16-bit IP identification, docs/radio.md "IPv4 fragments").
 `overhead` from 0.295 to 0.299 in 21 steps; the preset's is 0.297): the minimum, median and
 maximum goodput and RTT per phase, and the runs with an RTO. A phase whose spread covers
 more than the 10 % tolerance cannot be compared run for run on one seed.
+
+`fades`: the depth of the deepest fade behind the building (5.2-9.8 s, 10 ms SINR below the
+phase's mean) in every golden run of the cc and buffer, and in ccsim's runs on each reference
+seed's radio (`--runs` ccsim seeds per reference seed: run.seed = seed, seed + 6, ...): the
+tree's 3GPP channel against the preset's Rician block process (K 9 dB behind the building).
 """
 
 from __future__ import annotations
@@ -23,27 +29,20 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from compare_ccsim import GOLDEN, PHASES, PRESETS, TREE_CCA_PARAMS, ue_gain_override
+from compare_ccsim import GOLDEN, PHASES, PRESETS, ccsim_overrides, ue_gain_override
 
 CCS = {"bbr": "TcpBbr", "siad": "TcpSiad"}
 ID_WRAP = 65_536
 
 
 def run_ccsim(cc: str, rlc: int, seed: int, extra: list[str]):
+    """One ccsim run of the golden run, BBR/SIAD and NextSeg as the tree (`--tcp ns3.33`)."""
     import ccsim
 
-    params = TREE_CCA_PARAMS[CCS[cc]]
-    return ccsim.run(
-        PRESETS["ns3mmwave"],
-        set=[
-            f"flows.0.cca={cc}",
-            *(f"flows.0.cca_params.{p}" for p in params),
-            f"radio.mmwave.cell.rlc.buffer_bytes={rlc * 1_000_000}",
-            f"run.seed={seed}",
-            "output.sample_interval=10ms",
-            *extra,
-        ],
+    overrides = ccsim_overrides(
+        CCS[cc], rlc * 1_000_000, seed, ["output.sample_interval=10ms", *extra], "ns3.33"
     )
+    return ccsim.run(PRESETS["ns3mmwave"], set=overrides)
 
 
 def sinr_match(cc: str, rlc: int, seed: int, ref_los_sinr: float) -> list[str]:
@@ -122,15 +121,49 @@ def sensitivity(a: argparse.Namespace) -> None:
     print(f"  runs with an RTO: {sum(r['RTOs'] > 0 for r in rows)} of {len(rows)}")
 
 
+def fades(a: argparse.Namespace) -> None:
+    import json
+
+    import pandas as pd
+
+    def depth(t, sinr) -> tuple[float, float]:
+        n = sinr[(t >= 5.2) & (t < 9.8)].dropna()
+        return (n - n.mean()).min(), n.std()
+
+    tree, mine = [], []
+    for path in sorted(GOLDEN.glob(f"seed002_{a.cc}_{a.rlc}MB_s*_10ms.csv.gz")):
+        seed = int(path.name.split("_s")[-1].split("_")[0])
+        ref = pd.read_csv(path)
+        d, sd = depth(ref["t_s"], ref["sinr_db"])
+        tree.append(d)
+        doc = json.loads((GOLDEN / f"seed002_{a.cc}_{a.rlc}MB_s{seed}.json").read_text())
+        extra = sinr_match(a.cc, a.rlc, seed, doc["phases"]["los1"]["sinr_db"]) + a.set
+        runs = []
+        for k in range(a.runs):
+            rs = run_ccsim(a.cc, a.rlc, seed + 6 * k, extra).radio_series
+            runs.append(depth(rs["t_s"], rs["sinr_db"]))
+        mine += [r[0] for r in runs]
+        print(
+            f"seed {seed}: tree {d:+5.1f} dB (std {sd:.2f}); ccsim "
+            + ", ".join(f"{r[0]:+5.1f} (std {r[1]:.2f})" for r in runs)
+        )
+    for name, v in (("tree", tree), ("ccsim", mine)):
+        print(
+            f"{name}: {len(v)} runs, deepest fade median {statistics.median(v):+.1f} dB, "
+            f"min {min(v):+.1f}; runs with a fade deeper than 8 dB: {sum(x < -8 for x in v)}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["events", "sensitivity"])
+    ap.add_argument("what", choices=["events", "sensitivity", "fades"])
     ap.add_argument("--cc", choices=sorted(CCS), default="siad")
     ap.add_argument("--rlc", type=int, choices=[4, 7], default=4)
     ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=4, help="fades: ccsim runs per reference seed")
     ap.add_argument("--set", action="append", default=[], help="ccsim override KEY=VALUE")
     a = ap.parse_args()
-    {"events": events, "sensitivity": sensitivity}[a.what](a)
+    {"events": events, "sensitivity": sensitivity, "fades": fades}[a.what](a)
 
 
 if __name__ == "__main__":
