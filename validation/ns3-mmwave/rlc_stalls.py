@@ -10,7 +10,9 @@ goodput and `rlc_txed_bytes` > 0 (the AM entity's transmitted-not-acknowledged b
 reruns name two such stalls as RLC AM stalls (validation/report.md, "ns3-mmwave": BBR 4 MB seed 4
 5.034-5.408 s, SIAD 4 MB seed 4 9.398-9.811 s). ccsim: the preset with compare_ccsim.py's
 overrides for the run (cc, buffer, seed, the seed's SINR shift, `--tcp ns3.33`) plus `--set`,
-sampled every 10 ms: bins in which no byte reaches the application while TCP has data in flight. Also the
+sampled every 10 ms: bins in which no byte reaches the application while TCP has at least
+`STALL_INFLIGHT` bytes in flight (ten 10 000-byte segments: a paced trickle of a few segments,
+as BBR's after a collapsed bandwidth estimate, is not a link that holds data). Also the
 NLOS 10 ms bins (of 500) with RLC retransmissions: the tree's with its retransmission queue
 non-empty (`rlc_retx_bytes` > 0), ccsim's with an ARQ retransmission sent
 (`arq_retransmissions` of the radio series, entity RLC).
@@ -35,6 +37,8 @@ from compare_ccsim import (  # noqa: E402
     ccsim_matched_run,
     ccsim_overrides,
 )
+
+STALL_INFLIGHT = 100_000
 
 
 def stalls(bins: list[tuple[float, bool]], min_ms: float) -> list[tuple[float, float]]:
@@ -87,7 +91,9 @@ def ccsim_bins(
     fs = res.flow_series
     d = fs["delivered_bytes"].diff().fillna(0).to_numpy()
     inflight = fs["bytes_in_flight"].to_numpy()
-    bins = [(float(t), d[i] == 0 and inflight[i] > 0) for i, t in enumerate(fs["t_s"])]
+    bins = [
+        (float(t), d[i] == 0 and inflight[i] >= STALL_INFLIGHT) for i, t in enumerate(fs["t_s"])
+    ]
     # NLOS bins in which the cell sent an RLC retransmission (the bin ending at t_s).
     rs = res.radio_series
     arq = rs["arq_retransmissions"].diff().fillna(0).to_numpy()
