@@ -42,13 +42,15 @@ STALL_INFLIGHT = 100_000
 
 
 def stalls(bins: list[tuple[float, bool]], min_ms: float) -> list[tuple[float, float]]:
-    """(start s, length ms) of every run of stalled 10 ms bins at least `min_ms` long."""
+    """(start s, length ms) of every run of stalled 10 ms bins at least `min_ms` long; a run
+    still going at the last bin ends 10 ms after it."""
     out, start = [], None
-    for t, stalled in [*bins, (float("inf"), False)]:
+    end = bins[-1][0] + 0.01 if bins else 0.0
+    for t, stalled in [*bins, (end, False)]:
         if stalled and start is None:
             start = t
         elif not stalled and start is not None:
-            if (t - start) * 1e3 >= min_ms - 1e-6 and t != float("inf"):
+            if (t - start) * 1e3 >= min_ms - 1e-6:
                 out.append((start, round((t - start) * 1e3)))
             start = None
     return out

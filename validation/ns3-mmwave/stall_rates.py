@@ -10,9 +10,9 @@ buffer x model):
 - RLC stalls: stretches of >= `--min-ms` with nothing delivered while data is outstanding
   (rlc_stalls.py's definitions: the tree's RLC holds transmitted, unacknowledged data; ccsim's
   TCP has data in flight);
-  a stall that ends in a TCP timeout (an RTO within 20 ms of its end: the tree's `rtos` column,
-  ccsim's `cong_state` Loss) is counted apart: TCP waited for its 1 s RTO, which RLC alone
-  does not explain;
+  those that end in a TCP timeout (an RTO within 20 ms of the end: the tree's `rtos` column,
+  ccsim's `cong_state` Loss) are also counted apart: they lasted until TCP's 1 s RTO, which
+  does not say whether RLC or a loss held the data;
 - the longest idle stretch after LOS returns: 10 ms bins of 10-15 s in a row with no goodput,
   whatever the cause (the tree's BBR collapse is a pacing stall with nothing in flight, which
   is not an RLC stall);
@@ -23,7 +23,9 @@ ccsim's run `k` (k = 0, 1, ...) uses `run.seed = 2 + k` and the LOS SINR of the 
 seed draws its own shadowing once per run; ccsim's seed draws its fading and errors), so 24 ccsim
 seeds put 4 on each of 6 reference radios. Models (`MODELS`): the preset, and the tree's HARQ
 processes with doubled feedback on the entity RLC with its segment rule and TB rule
-(docs/radio.md, "HARQ processes as the tree runs them"). Nothing here changes ccsim.
+(docs/radio.md, "HARQ processes as the tree runs them"), without and with the tree's AMC rules;
+`--models sampler33` adds a what-if of the tree's ns-3.33 BBR sampler. Nothing here changes
+ccsim.
 """
 
 from __future__ import annotations
@@ -52,11 +54,23 @@ PROCESSES = [
     "radio.mmwave.cell.harq.model=processes",
     "radio.mmwave.cell.harq.feedback_copies=2",
 ]
+# ... and with the tree's two AMC rules (docs/radio.md, "What makes the tree's TBs fail"), with
+# which the processes gave the segment-rule stalls of 200-210 ms on seed 4.
+AMC = [
+    "radio.mmwave.cell.link_adaptation.cqi_quantization=true",
+    "radio.mmwave.cell.link_adaptation.mcs_reference_symbols=1",
+    "radio.mmwave.cell.link_adaptation.bler_width_db=0.1",
+]
 # What-if, not derived (not run by default): the tree's ns-3.33 delivery-rate sampler and BBR
 # sample test (docs/tcp-model.md, "ns-3.33 rules"; BBR only) with 1 ms ACK batching, which
 # gives ccsim the tree's startup overflow and its IP-identification echo (docs/radio.md).
 SAMPLER33 = ["tcp.ns3_33_rate_ack_elapsed=true", "radio.uplink_grant_period_us=1000"]
-MODELS = {"preset": [], "processes": PROCESSES, "sampler33": SAMPLER33}
+MODELS = {
+    "preset": [],
+    "processes": PROCESSES,
+    "processes+amc": PROCESSES + AMC,
+    "sampler33": SAMPLER33,
+}
 BBR_ONLY = {"sampler33": ["flows.0.cca_params.ns3_33_sample_validity=true"]}
 RUNS = (("bbr", "4MB"), ("bbr", "7MB"), ("siad", "4MB"), ("siad", "7MB"))
 COLLAPSE = 0.5  # LOS 10-15 s goodput below this share of LOS 0-5 s: BBR did not recover
@@ -100,7 +114,7 @@ def run_stats(
         return any(start - 1e-9 <= t <= end + 0.02 for t in rto_times)
 
     return {
-        "stalls": [st for st in found if not ends_in_rto(*st)],
+        "stalls": found,
         "rto_stalls": [st for st in found if ends_in_rto(*st)],
         "idle_los2_ms": idle,
         "los1": ph["los1"],
@@ -173,7 +187,12 @@ def main() -> None:
     ap.add_argument(
         "--ccsim-seeds", type=int, default=24, help="ccsim runs per cc x buffer x model"
     )
-    ap.add_argument("--models", nargs="+", choices=sorted(MODELS), default=["preset", "processes"])
+    ap.add_argument(
+        "--models",
+        nargs="+",
+        choices=sorted(MODELS),
+        default=["preset", "processes", "processes+amc"],
+    )
     ap.add_argument("--min-ms", type=float, default=100.0)
     ap.add_argument("--verbose", action="store_true", help="one line per run")
     ap.add_argument("--markdown", action="store_true", help="the report's table")
@@ -203,7 +222,7 @@ def main() -> None:
         f"| simulator | run | runs | runs with an RLC stall >= {a.min_ms:.0f} ms (stalls) | "
         "stall ms min / median / max | NLOS 10 ms bins with RLC retx, median | collapsed after "
         "LOS returns | LOS 10-15 s Mb/s, median (min-max) | longest idle ms in 10-15 s, median / "
-        "max | stalls ending in an RTO | runs with an RTO |",
+        "max | of the stalls, ending in an RTO | runs with an RTO |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     print("\n".join(["", *header, *lines]) if a.markdown else "\n".join(["", *lines]))
@@ -211,7 +230,7 @@ def main() -> None:
 
 def describe(r: dict) -> str:
     st = ", ".join(f"{t:.2f} s {ms:.0f} ms" for t, ms in r["stalls"]) or "no stall"
-    st += "".join(f", {t:.2f} s {ms:.0f} ms ending in an RTO" for t, ms in r["rto_stalls"])
+    st += f" ({len(r['rto_stalls'])} ending in an RTO)" if r["rto_stalls"] else ""
     return (
         f"RLC stalls {st}; LOS 0-5 s {r['los1']:.0f}, 10-15 s {r['los2']:.0f} Mb/s"
         f"{' COLLAPSE' if r['collapse'] else ''}, longest idle {r['idle_los2_ms']:.0f} ms "
