@@ -146,7 +146,8 @@ def ccsim_run(cc: str, rlc: str, seed: int, ref: int, extra: list[str], min_ms: 
     f = res.summary["flows"][0]
     return {
         **run_stats(bins, goodput, rto_times, min_ms),
-        "retx_bins": cell["nlos_retx_bins"],
+        # The delay RLC draws its retransmissions inside a TB's fate: none to count.
+        "retx_bins": cell["nlos_retx_bins"] if "rlc.model=entity" in " ".join(extra) else None,
         "rtos": f["timeouts"],
     }
 
@@ -166,7 +167,9 @@ def summarize(runs: list[dict]) -> dict:
             max(r["idle_los2_ms"] for r in runs),
         ),
         "los2": (min(los2), statistics.median(los2), max(los2)),
-        "retx_bins": statistics.median(r["retx_bins"] for r in runs),
+        "retx_bins": statistics.median(r["retx_bins"] for r in runs)
+        if runs[0]["retx_bins"] is not None
+        else None,
         "with_rto": sum(r["rtos"] > 0 for r in runs),
     }
 
@@ -175,9 +178,10 @@ def row(side: str, cc: str, rlc: str, s: dict) -> str:
     ms = s["stall_ms"]
     lengths = f"{ms[0]:.0f} / {ms[1]:.0f} / {ms[2]:.0f}" if ms else "–"
     lo, med, hi = s["los2"]
+    retx = "–" if s["retx_bins"] is None else f"{s['retx_bins']:.0f}"
     return (
         f"| {side} | {cc.upper()} {rlc[:-2]} MB | {s['n']} | {s['with_stall']} ({s['stalls']}) | "
-        f"{lengths} | {s['retx_bins']:.0f} | {s['collapsed']} | {med:.0f} ({lo:.0f}-{hi:.0f}) | "
+        f"{lengths} | {retx} | {s['collapsed']} | {med:.0f} ({lo:.0f}-{hi:.0f}) | "
         f"{s['idle_ms'][0]:.0f} / {s['idle_ms'][1]:.0f} | {s['rto_stalls']} | {s['with_rto']} |"
     )
 
