@@ -110,6 +110,10 @@ impl AmLink {
     pub fn abandoned(&self) -> u64 {
         self.tx.abandoned
     }
+    /// PDUs the UE's receiver holds above VR(R).
+    pub fn held_pdus(&self) -> usize {
+        self.rx.held_pdus()
+    }
 
     /// The PDU for a TB of `tb_bytes` sent at `now`.
     pub fn transmit(&mut self, now: Time, tb_bytes: u32) -> Option<AmPdu> {
@@ -241,5 +245,42 @@ mod tests {
             vec![2, 3, 4],
             "acknowledged, held by the discarded UE entity"
         );
+    }
+
+    /// The probe of the UE's reception buffer (`ue_rlc_held_pdus`): PDUs 2-4 wait above the
+    /// hole at SN 1 until its retransmission arrives, then the count is 0 again.
+    #[test]
+    fn held_pdus_count_the_pdus_waiting_above_a_hole_until_it_is_repaired() {
+        let mut link = AmLink::new(AmConfig::default(), Time::from_millis(1), u64::MAX);
+        for sdu in 0..5 {
+            link.enqueue(sdu, 100);
+        }
+        for _ in 0..5 {
+            let pdu = link
+                .transmit(Time::ZERO, 100 + crate::rlc_am::AM_HEADER_BYTES)
+                .expect("one SDU per PDU");
+            if pdu.sn != 1 {
+                link.send(Time::from_micros(500), pdu);
+            }
+        }
+        let mut delivered = Vec::new();
+        let run = |link: &mut AmLink, until: Time, delivered: &mut Vec<u32>| {
+            while let Some(t) = link.next_event().filter(|&t| t <= until) {
+                link.process(t, |sdu, _, _| delivered.push(sdu));
+            }
+        };
+        run(&mut link, Time::from_millis(1), &mut delivered);
+        assert_eq!(link.held_pdus(), 3, "PDUs 2-4 above the hole");
+        // The NACK reaches the eNB after t-Reordering and the uplink; the retransmission fills
+        // the hole.
+        run(&mut link, Time::from_millis(5), &mut delivered);
+        let retx = link
+            .transmit(Time::from_millis(5), 100 + crate::rlc_am::AM_HEADER_BYTES)
+            .expect("the NACKed PDU");
+        assert_eq!(retx.sn, 1);
+        link.send(Time::from_micros(5_500), retx);
+        run(&mut link, Time::from_millis(6), &mut delivered);
+        assert_eq!(link.held_pdus(), 0);
+        assert_eq!(delivered, vec![0, 1, 2, 3, 4]);
     }
 }

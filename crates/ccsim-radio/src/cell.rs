@@ -158,6 +158,8 @@ pub struct CellUeProbe {
     pub delivered_bytes: u64,
     /// RLC AM PDUs retransmitted by ARQ to the UE (`rlc.model = "entity"`, else 0).
     pub arq_retransmissions: u64,
+    /// PDUs the UE's RLC holds above VR(R) (`rlc.model = "entity"`, else 0).
+    pub ue_rlc_held_pdus: usize,
 }
 
 pub struct Cell {
@@ -578,6 +580,7 @@ impl Cell {
             spectral_efficiency: u.se,
             delivered_bytes: u.delivered_bytes,
             arq_retransmissions: u.am.as_ref().map_or(0, |a| a.retransmissions()),
+            ue_rlc_held_pdus: u.am.as_ref().map_or(0, |a| a.held_pdus()),
         }
     }
 }

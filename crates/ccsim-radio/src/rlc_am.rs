@@ -516,6 +516,11 @@ impl AmReceiver {
         }
     }
 
+    /// PDUs received above VR(R), waiting for the hole below them (the tree's `rxon_sns`).
+    pub fn held_pdus(&self) -> usize {
+        self.received.len()
+    }
+
     /// VR(R): every PDU below it has been reassembled and its complete SDUs delivered.
     pub fn vr_r(&self) -> u32 {
         self.vr_r

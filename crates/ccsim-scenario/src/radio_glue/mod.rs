@@ -80,6 +80,8 @@ ccsim_core::column_table! {
         pub radio_losses: Vec<u64>,
         /// RLC AM PDUs the serving cell retransmitted to the UE so far (`rlc.model = "entity"`).
         pub arq_retransmissions: Vec<u64>,
+        /// PDUs the UE's RLC holds above VR(R) at the serving cell (`rlc.model = "entity"`).
+        pub ue_rlc_held_pdus: Vec<u64>,
         /// IP bytes the radio delivered to the UE so far.
         pub delivered_bytes: Vec<u64>,
         /// Radio delivery rate since the last sample (Mb/s).
@@ -363,6 +365,7 @@ impl RadioGlue {
             s.radio_losses
                 .push(c.lost_radio + c.lost_handover_flush + c.lost_forward_overflow);
             s.arq_retransmissions.push(p.cell.arq_retransmissions);
+            s.ue_rlc_held_pdus.push(p.cell.ue_rlc_held_pdus as u64);
             s.delivered_bytes.push(c.delivered_bytes);
             s.radio_mbps.push(if dt > 0.0 {
                 (c.delivered_bytes - c.last_sample_bytes) as f64 * 8.0 / dt / 1e6
