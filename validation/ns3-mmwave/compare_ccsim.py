@@ -142,6 +142,25 @@ def ccsim_phases(
     return out
 
 
+def within(ref: float | None, sim: float) -> bool | None:
+    """Whether ccsim's value is within the tolerance of the reference's; None when the reference
+    has no value (a phase without an RTT sample: nothing was delivered)."""
+    if ref is None:
+        return None
+    if ref == 0:
+        return sim == 0
+    return abs(sim / ref - 1) <= TOLERANCE
+
+
+def mean_pair(pairs: list[tuple[float | None, float]]) -> tuple[float | None, float]:
+    """Both sides' means over the seeds where the reference has a value, so that both average
+    the same seeds; (None, ccsim's mean) if it has none."""
+    kept = [p for p in pairs if p[0] is not None] or [(None, p[1]) for p in pairs]
+    if kept[0][0] is None:
+        return None, statistics.fmean(p[1] for p in kept)
+    return statistics.fmean(p[0] for p in kept), statistics.fmean(p[1] for p in kept)
+
+
 def pct(a: float | None, b: float | None) -> str:
     if a is None or b is None or b == 0:
         return "   -"
@@ -211,9 +230,12 @@ def markdown(means: dict, rtts: dict, queues: dict, seeds: dict, effects: list) 
     keys = sorted(means, key=lambda k: (k[0], k[1], order[k[2]]))
     all_seeds = sorted({s for k in keys for s in seeds[k]})
 
-    def cell(n: float, c: float) -> str:
-        bold = "**" if abs(c / n - 1) > TOLERANCE else ""
-        return f"{n:.1f} / {c:.1f} ({bold}{pct(c, n).strip()}{bold})"
+    def cell(n: float | None, c: float) -> str:
+        if n is None:
+            return f"– / {c:.1f} (no sample)"
+        bold = "**" if not within(n, c) else ""
+        gap = pct(c, n).strip() if n else "nothing delivered"
+        return f"{n:.1f} / {c:.1f} ({bold}{gap}{bold})"
 
     out = []
     for title, table in (("goodput Mb/s", means), ("RTT ms", rtts)):
@@ -227,7 +249,7 @@ def markdown(means: dict, rtts: dict, queues: dict, seeds: dict, effects: list) 
             cc, rlc, name = key
             by_seed = dict(zip(seeds[key], table[key]))
             cols = [cell(*by_seed[s]) if s in by_seed else "–" for s in all_seeds]
-            n, c = (statistics.fmean(p[i] for p in table[key]) for i in (0, 1))
+            n, c = mean_pair(table[key])
             nq, cq = (statistics.fmean(p[i] for p in queues[key]) for i in (0, 1))
             out.append(
                 f"| {ccs.get(cc, cc)} {rlc / 1e6:g} MB | {names[name]} | {' | '.join(cols)} | "
@@ -327,13 +349,13 @@ def main() -> None:
     hits = 0
     for key, pairs in sorted(means.items()):
         cc, rlc, name = key
-        ns, cs = (statistics.fmean(p[i] for p in pairs) for i in (0, 1))
-        nr, cr = (statistics.fmean(p[i] for p in rtts[key]) for i in (0, 1))
-        ok_g, ok_r = abs(cs / ns - 1) <= TOLERANCE, abs(cr / nr - 1) <= TOLERANCE
-        hits += ok_g + ok_r
+        ns, cs = mean_pair(pairs)
+        nr, cr = mean_pair(rtts[key])
+        ok_g, ok_r = within(ns, cs), within(nr, cr)
+        hits += bool(ok_g) + bool(ok_r)
         print(
             f"  {cc:8s} {rlc / 1e6:g} MB {name:5s} {ns:7.1f} | {cs:7.1f} | {pct(cs, ns)} "
-            f"{'ok  ' if ok_g else 'MISS'}   RTT {nr:5.1f} | {cr:5.1f} | {pct(cr, nr)} "
+            f"{'ok  ' if ok_g else 'MISS'}   RTT {nr or 0:5.1f} | {cr:5.1f} | {pct(cr, nr)} "
             f"{'ok' if ok_r else 'MISS'}  ({len(pairs)} seeds)"
         )
     print(f"  {hits} of {2 * len(means)} phase comparisons within {TOLERANCE:.0%}")
@@ -350,12 +372,14 @@ def main() -> None:
                 else ""
             )
         )
-    per_seed = [p for key in means for table in (means, rtts) for p in table[key]]
-    seed_hits = sum(abs(c / n - 1) <= TOLERANCE for n, c in per_seed)
+    verdicts = [within(*p) for key in means for table in (means, rtts) for p in table[key]]
+    per_seed = [v for v in verdicts if v is not None]
+    seed_hits = sum(per_seed)
     effect_hits = sum(abs(e[4] - e[3]) <= POINTS for e in effects)
     print(
         f"  counts: {seed_hits} of {len(per_seed)} per-seed phase comparisons within "
-        f"{TOLERANCE:.0%}, {hits} of {2 * len(means)} means, {effect_hits} of {len(effects)} "
+        f"{TOLERANCE:.0%} ({len(verdicts) - len(per_seed)} more without a reference RTT sample), "
+        f"{hits} of {2 * len(means)} means, {effect_hits} of {len(effects)} "
         f"4 MB vs 7 MB rows within {POINTS:g} points"
     )
     if walls:

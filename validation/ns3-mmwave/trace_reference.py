@@ -88,6 +88,21 @@ RUNS = {
         "window": (9.2, 10.0),
         "keep": {k: [(9.30, 9.90)] for k in KINDS},
     },
+    # Seed 6 drew the NLOS path-loss state (LOS SINR 19.5 dB): its BBR 7 MB run delivers
+    # nothing to TCP after 5.32 s although TBs decode and each RTO's segment crosses the radio.
+    "bbr_7MB_s6": {
+        "golden": "seed002_bbr_7MB_s6",
+        "args": [
+            "--cc=TcpBbr",
+            "--rlcBuf=7000000",
+            "--seed=6",
+            "--run=0",
+            "--time=15",
+            "--stop=6.6",
+        ],
+        "window": (5.0, 6.6),
+        "keep": {k: [(5.15, 6.55)] for k in KINDS},
+    },
 }
 
 
