@@ -1,6 +1,6 @@
 """validation/ns3-mmwave's handover and seed 000 comparison helpers: the report-table spread and
 its Rician K (handover_channel.py), the per-phase windows of compare_seed000.py and the
-mmWave-handover filter of compare_handover.py."""
+mmWave-handover filter of compare_handover.py, and the blocked link's RLC holes (rlc_holes.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT / "validation" / "ns3-mmwave"))
 import compare_handover  # noqa: E402
 import compare_seed000  # noqa: E402
 import handover_channel  # noqa: E402
+import rlc_holes  # noqa: E402
 
 
 def test_rician_db_spread_spans_los_to_rayleigh_and_inverts():
@@ -137,3 +138,20 @@ def test_reference_channel_replays_the_golden_runs_sinr():
     first = res.summary["radio"]["handovers"][0]
     assert (first["from"], first["to"]) == (1, 2)
     assert abs(first["t_s"] - 3.0518) < 0.01  # the tree: enb_ho_start at 3.0518 s
+
+
+def test_the_tree_s_blocked_link_keeps_holes_and_one_nack_per_report_holds_them_in_ccsim():
+    """The golden traces show the tree's UE holding PDUs above VR(R) most of the blocked phase;
+    ccsim on the tree's channel holds about twice as many PDUs with the tree's one-NACK status
+    report (`rlc.status_max_nacks = 1`) as with a report that NACKs every hole."""
+    tree = rlc_holes.tree("TcpNewReno", 1)
+    assert tree["held_share"] > 0.6 and tree["held_p50"] > 100, tree
+    assert tree["holes_5ms_per_s"] > 20 and 8 <= tree["hole_p50_ms"] <= 15, tree
+    phase = (2.4, 5.6)
+    every = rlc_holes.ccsim_side("TcpNewReno", 1, rlc_holes.ENTITY + rlc_holes.TB_RULE, phase)
+    one = rlc_holes.ccsim_side(
+        "TcpNewReno", 1, rlc_holes.ENTITY + rlc_holes.ONE_NACK + rlc_holes.TB_RULE, phase
+    )
+    assert every["left_to_rlc_per_s"] > 20, every  # the TB rule lets the doubled feedback act
+    assert one["held_p50"] > 1.5 * every["held_p50"], (one, every)
+    assert one["held_share"] > every["held_share"], (one, every)

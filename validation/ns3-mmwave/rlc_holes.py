@@ -52,10 +52,15 @@ AMC_RULES = [
     "radio.mmwave.cell.link_adaptation.mcs_reference_symbols=1",
     "radio.mmwave.cell.link_adaptation.bler_width_db=0.1",
 ]
+# The tree's status report: one NACK (docs/radio.md, "One NACK per status report").
+ONE_NACK = ["radio.mmwave.cell.rlc.status_max_nacks=1"]
 VARIANTS = {
     "entity RLC + HARQ processes": ENTITY,
     "+ TB rule (uplink_data_symbols = 1)": ENTITY + TB_RULE,
     "+ TB rule + AMC rules": ENTITY + TB_RULE + AMC_RULES,
+    "+ one NACK per status": ENTITY + ONE_NACK,
+    "+ one NACK + TB rule": ENTITY + ONE_NACK + TB_RULE,
+    "+ one NACK + TB rule + AMC rules": ENTITY + ONE_NACK + TB_RULE + AMC_RULES,
 }
 
 

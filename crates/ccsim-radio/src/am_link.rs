@@ -20,6 +20,7 @@ pub fn am_config(rlc: &RlcConfig) -> AmConfig {
         status_prohibit: Time::from_micros(rlc.status_prohibit_us),
         max_retx: rlc.max_retx,
         resegment_retx: rlc.resegment_retx,
+        status_max_nacks: rlc.status_max_nacks,
     }
 }
 

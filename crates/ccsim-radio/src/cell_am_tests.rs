@@ -143,3 +143,17 @@ fn entity_needs_am_and_hands_over_unsent_and_undelivered_sdus() {
     assert!(resent.iter().all(|p| delivered.contains(p)));
     assert_eq!(c.ue_probe(0).rlc_bytes, 0);
 }
+
+#[test]
+fn status_max_nacks_needs_the_entity_model() {
+    let mut cfg = CellConfig::mmwave();
+    cfg.rlc.status_max_nacks = 1;
+    let e = cfg.validate().unwrap_err();
+    assert!(
+        e.contains("rlc.status_max_nacks") && e.contains("entity"),
+        "{e}"
+    );
+    let mut cfg = entity(lossless());
+    cfg.rlc.status_max_nacks = 1;
+    assert!(cfg.validate().is_ok());
+}

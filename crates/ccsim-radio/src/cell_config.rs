@@ -63,6 +63,13 @@ impl CellConfig {
                     .into(),
             );
         }
+        if self.rlc.status_max_nacks > 0 && self.rlc.model != RlcModel::Entity {
+            return Err(format!(
+                "rlc.status_max_nacks = {} needs rlc.model = \"entity\" (the delay model sends \
+                 no status reports; allowed there: 0)",
+                self.rlc.status_max_nacks
+            ));
+        }
         let h = &self.harq;
         if h.model == HarqModel::Processes {
             if self.rlc.model != RlcModel::Entity || !h.enabled {

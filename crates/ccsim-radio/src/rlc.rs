@@ -86,6 +86,16 @@ pub struct RlcConfig {
     /// waits for a TB it fits whole.
     #[serde(default)]
     pub resegment_retx: bool,
+    /// `"entity"` model: NACKs a status report carries at most; 0 = every hole below VR(MS)
+    /// (TS 36.322). ns3-mmwave's is 1: the UE's RLC reports a 4-byte status PDU in its buffer
+    /// status (`lte-rlc-am.cc` l. 1874, 2741), its MAC grants the status exactly that
+    /// (`mmwave-ue-mac.cc` l. 757, 780), and the NACK loop stops when one more NACK would not
+    /// fit (l. 352-356; `lte-rlc-am-header.cc` l. 216-228: a 2-byte header, 2 bytes for the
+    /// first NACK), ACK_SN then being the next SN still missing (l. 367-380). So each report
+    /// repairs one hole and acknowledges the PDUs up to the next one, and a hole waits one
+    /// `t-StatusProhibit` per hole below it.
+    #[serde(default)]
+    pub status_max_nacks: u32,
 }
 
 fn default_reordering() -> u64 {
@@ -124,6 +134,7 @@ impl Default for RlcConfig {
             status_prohibit_us: default_status_prohibit(),
             forward_unacked: default_forward_unacked(),
             resegment_retx: false,
+            status_max_nacks: 0,
         }
     }
 }

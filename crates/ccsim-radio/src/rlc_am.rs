@@ -82,6 +82,8 @@ pub struct AmConfig {
     /// retransmission too big for the TB goes out in PDU segments, and the UE ignores a whole
     /// PDU for an SN whose segment set is incomplete.
     pub resegment_retx: bool,
+    /// NACKs per status report, 0 = all (`rlc.status_max_nacks`; ns3-mmwave: 1).
+    pub status_max_nacks: u32,
 }
 
 impl Default for AmConfig {
@@ -92,6 +94,7 @@ impl Default for AmConfig {
             status_prohibit: Time::from_millis(1),
             max_retx: 5,
             resegment_retx: false,
+            status_max_nacks: 0,
         }
     }
 }
@@ -573,13 +576,25 @@ impl AmReceiver {
         }
         self.status_pending = false;
         self.prohibit_until = now + self.cfg.status_prohibit;
-        let nacks = (self.vr_r..self.vr_ms)
-            .filter(|sn| !self.received.contains_key(sn))
+        let missing = |sn: &u32| !self.received.contains_key(sn);
+        let limit = match self.cfg.status_max_nacks {
+            0 => usize::MAX,
+            n => n as usize,
+        };
+        let nacks: Vec<u32> = (self.vr_r..self.vr_ms)
+            .filter(missing)
+            .take(limit)
             .collect();
-        Some(StatusPdu {
-            ack_sn: self.vr_ms,
-            nacks,
-        })
+        // With the NACKs cut short, ACK_SN is the first SN after the last NACK still missing
+        // (ns3-mmwave, lte-rlc-am.cc l. 367-380): the holes above it are neither NACKed nor
+        // acknowledged.
+        let ack_sn = match nacks.last() {
+            Some(&last) if nacks.len() == limit => {
+                (last + 1..self.vr_ms).find(missing).unwrap_or(self.vr_ms)
+            }
+            _ => self.vr_ms,
+        };
+        Some(StatusPdu { ack_sn, nacks })
     }
 
     pub fn next_deadline(&self) -> Option<Time> {
