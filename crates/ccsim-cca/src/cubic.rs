@@ -35,11 +35,14 @@ fn cubic_delta(c: f64, offs: f64) -> u32 {
         if approx < 1.0 - MARGIN {
             return 0;
         }
-        let whole = approx.trunc();
+        // Truncation through the integer conversion (exact below 2^31), not `f64::trunc`: that
+        // is a libm call on baseline x86-64 (no SSE4.1 `roundsd`).
+        let whole_int = approx as i64;
+        let whole = whole_int as f64;
         // Both differences are exact (Sterbenz: approx >= 1 - 2^-40, whole + 1 <= 2 approx + 1).
         let margin = approx * MARGIN;
         if approx >= 1.0 && approx - whole > margin && whole + 1.0 - approx > margin {
-            return whole as u32;
+            return whole_int as u32;
         }
     }
     cast_u32(c * offs.powf(3.0))
@@ -100,7 +103,7 @@ crate::tunables! {
 /// ns-3 `TcpCubic` state. `None` stands for ns-3's `Time::Min()` "not set" sentinel.
 #[derive(Clone, Debug)]
 pub struct Cubic {
-    pub config: CubicConfig,
+    config: CubicConfig,
     /// Segments acknowledged since the last cwnd increment (`m_cWndCnt`).
     cwnd_cnt: u32,
     /// W_max in segments (`m_lastMaxCwnd`).
@@ -121,6 +124,53 @@ pub struct Cubic {
     ack_cnt: u32,
     /// Reno-equivalent cwnd in segments (`m_tcpCwnd`).
     tcp_cwnd: u32,
+    /// The friendliness scale `8·(1024 + 1024β)/3/(1024 − 1024β)` as ns-3 casts it, computed per
+    /// ACK by ns-3; β is fixed at construction, so once here (two dependent `divsd` per ACK).
+    friendliness_scale: u32,
+    /// `Update`'s three integer divisions, each remembered with its operands: cwnd in segments
+    /// changes once per `cnt` ACKs, the cubic target a few times per second, the Reno estimate
+    /// rarely, while a `div` sat on the ACK path's dependency chain every ACK.
+    cwnd_segs: MemoDiv,
+    cnt_div: MemoDiv,
+    friendly_div: MemoDiv,
+}
+
+/// `num / den` (u32) remembered with its operands: recomputed only when one changed.
+#[derive(Clone, Copy, Debug)]
+struct MemoDiv {
+    num: u32,
+    den: u32,
+    quot: u32,
+}
+
+impl Default for MemoDiv {
+    fn default() -> Self {
+        // 0 / 1: a consistent entry, so a first division by zero still panics as `/` does.
+        MemoDiv {
+            num: 0,
+            den: 1,
+            quot: 0,
+        }
+    }
+}
+
+impl MemoDiv {
+    #[inline]
+    fn div(&mut self, num: u32, den: u32) -> u32 {
+        if num != self.num || den != self.den {
+            *self = MemoDiv {
+                num,
+                den,
+                quot: num / den,
+            };
+        }
+        self.quot
+    }
+}
+
+/// ns-3's friendliness scale (`TcpCubic::Update`), cast as ns-3 casts it.
+fn friendliness_scale(beta: f64) -> u32 {
+    cast_u32(8.0 * (1024.0 + beta * 1024.0) / 3.0 / (1024.0 - beta * 1024.0))
 }
 
 impl Default for Cubic {
@@ -133,6 +183,10 @@ impl Cubic {
     pub fn new(config: CubicConfig) -> Self {
         let linux = config.hystart_variant == HystartVariant::Linux;
         Cubic {
+            friendliness_scale: friendliness_scale(config.beta),
+            cwnd_segs: MemoDiv::default(),
+            cnt_div: MemoDiv::default(),
+            friendly_div: MemoDiv::default(),
             config,
             cwnd_cnt: 0,
             last_max_cwnd: 0,
@@ -160,7 +214,7 @@ impl Cubic {
 
     /// `TcpCubic::Update`: the ACK count `cnt` after which cwnd grows by one segment.
     fn update(&mut self, tcb: &TcpState, segments_acked: u32) -> u32 {
-        let seg_cwnd = tcb.cwnd_segs();
+        let seg_cwnd = self.cwnd_segs.div(tcb.cwnd, tcb.mss);
         let c = self.config.c;
         self.ack_cnt = self.ack_cnt.wrapping_add(segments_acked);
 
@@ -200,7 +254,7 @@ impl Cubic {
         };
 
         let mut cnt = if bic_target > seg_cwnd {
-            seg_cwnd / (bic_target - seg_cwnd)
+            self.cnt_div.div(seg_cwnd, bic_target - seg_cwnd)
         } else {
             seg_cwnd.wrapping_mul(100)
         };
@@ -209,9 +263,7 @@ impl Cubic {
         }
 
         if self.config.tcp_friendliness {
-            let beta = self.config.beta;
-            let scale = cast_u32(8.0 * (1024.0 + beta * 1024.0) / 3.0 / (1024.0 - beta * 1024.0));
-            let delta = seg_cwnd.wrapping_mul(scale) >> 3;
+            let delta = seg_cwnd.wrapping_mul(self.friendliness_scale) >> 3;
             // ns-3 loops `while (m_ackCnt > delta)`; with delta == 0 (cwnd below one segment)
             // that loop never ends, so ccsim skips the Reno estimate update instead.
             if delta > 0 {
@@ -222,7 +274,7 @@ impl Cubic {
             }
             if self.tcp_cwnd > seg_cwnd {
                 let delta = self.tcp_cwnd - seg_cwnd;
-                let max_cnt = seg_cwnd / delta;
+                let max_cnt = self.friendly_div.div(seg_cwnd, delta);
                 if cnt > max_cnt {
                     cnt = max_cnt;
                 }
@@ -408,6 +460,29 @@ mod tests {
         for offs in [2_000.0, 1e7, 1e30] {
             assert_eq!(cubic_delta(0.4, offs), cast_u32(0.4 * f64::powf(offs, 3.0)));
         }
+    }
+
+    #[test]
+    fn remembered_divisions_and_scale_match_the_arithmetic() {
+        let mut memo = MemoDiv::default();
+        for (n, d) in [
+            (100, 1),
+            (100, 1),
+            (100, 3),
+            (101, 3),
+            (7, 3),
+            (100, 3),
+            (0, 5),
+        ] {
+            assert_eq!(memo.div(n, d), n / d, "{n} / {d}");
+        }
+        // ns-3's 8·(1024 + 1024β)/3/(1024 − 1024β), truncated: 15 for β = 0.7, 8 for β = 0.5.
+        for beta in [0.7, 0.5, 0.2, 0.9] {
+            let scale = 8.0 * (1024.0 + beta * 1024.0) / 3.0 / (1024.0 - beta * 1024.0);
+            assert_eq!(friendliness_scale(beta), scale as u32);
+        }
+        assert_eq!(friendliness_scale(0.7), 15);
+        assert_eq!(Cubic::default().friendliness_scale, 15);
     }
 
     #[test]

@@ -24,4 +24,4 @@ pub use event_queue::{EventQueue, Seq};
 pub use mrg32k3a::Mrg32k3a;
 pub use ring::Ring;
 pub use rng::RngStream;
-pub use time::Time;
+pub use time::{Time, TxTimeMemo};

@@ -62,6 +62,30 @@ impl Time {
     }
 }
 
+/// [`Time::tx_time`] remembered for its last (bytes, rate): a pacing sender sends mostly one size
+/// at one rate, and the 128-bit division behind it (`__udivti3`) was ~0.6 % of A BBR's time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TxTimeMemo {
+    bytes: u64,
+    rate_bps: u64,
+    time: Time,
+}
+
+impl TxTimeMemo {
+    /// `Time::tx_time(bytes, rate_bps)`, recomputed only when an input changed.
+    #[inline(always)]
+    pub fn tx_time(&mut self, bytes: u64, rate_bps: u64) -> Time {
+        if bytes != self.bytes || rate_bps != self.rate_bps {
+            *self = TxTimeMemo {
+                bytes,
+                rate_bps,
+                time: Time::tx_time(bytes, rate_bps),
+            };
+        }
+        self.time
+    }
+}
+
 // Saturating: a time past 2^64 ns means "never" (after any run's end). Wrapping made an
 // event scheduled that far ahead fire at once (issue 18).
 impl Add for Time {
@@ -91,6 +115,21 @@ impl fmt::Display for Time {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tx_time_memo_recomputes_when_bytes_or_rate_change() {
+        let mut memo = TxTimeMemo::default();
+        for (bytes, rate) in [
+            (1500, 100_000_000),
+            (1500, 100_000_000),
+            (52, 100_000_000),
+            (52, 10_000_000),
+            (1500, 10_000_000),
+            (1500, 100_000_000),
+        ] {
+            assert_eq!(memo.tx_time(bytes, rate), Time::tx_time(bytes, rate));
+        }
+    }
 
     #[test]
     fn tx_time_rounds_to_nearest_ns_like_ns3() {

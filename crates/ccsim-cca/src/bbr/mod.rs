@@ -151,7 +151,7 @@ impl PhaseRng {
 /// ns-3 `TcpBbr` state.
 #[derive(Clone, Debug)]
 pub struct Bbr {
-    pub config: BbrConfig,
+    config: BbrConfig,
     rng: PhaseRng,
     mode: BbrMode,
     max_bw_filter: MaxFilter,
@@ -193,6 +193,16 @@ pub struct Bbr {
     ack_epoch_time: Time,
     ack_epoch_acked: u32,
     has_seen_rtt: bool,
+    pacing_memo: PacingMemo,
+}
+
+/// The last [`Bbr::paced_rate`] and its inputs.
+#[derive(Clone, Copy, Debug)]
+struct PacingMemo {
+    /// `f64::to_bits` of the gain; starts as a NaN pattern no gain has.
+    gain_bits: u64,
+    btl_bw: u64,
+    rate: u64,
 }
 
 impl Default for Bbr {
@@ -250,6 +260,11 @@ impl Bbr {
             ack_epoch_time: Time::ZERO,
             ack_epoch_acked: 0,
             has_seen_rtt: false,
+            pacing_memo: PacingMemo {
+                gain_bits: u64::MAX,
+                btl_bw: 0,
+                rate: 0,
+            },
         }
     }
 
@@ -358,15 +373,30 @@ impl Bbr {
 
     /// `SetPacingRate`.
     fn set_pacing_rate(&mut self, tcb: &mut TcpState, gain: f64) {
-        let rate = cast_u64(gain * self.max_bw_filter.best() as f64);
-        let rate = cast_u64(rate as f64 * (1.0 - self.config.pacing_margin));
-        let rate = rate.min(tcb.max_pacing_rate_bps);
+        let rate = self.paced_rate(gain).min(tcb.max_pacing_rate_bps);
         if !self.has_seen_rtt && tcb.min_rtt.is_some() {
             self.init_pacing_rate(tcb);
         }
         if self.is_pipe_filled || rate > tcb.pacing_rate_bps {
             tcb.pacing_rate_bps = rate;
         }
+    }
+
+    /// `gain · BtlBw · (1 − margin)` as ns-3's `DataRate`s truncate it, remembered with its
+    /// inputs: BtlBw and the gain change a few times per round, and the four u64/f64
+    /// conversions (long-latency without AVX-512) ran on every ACK.
+    fn paced_rate(&mut self, gain: f64) -> u64 {
+        let btl_bw = self.max_bw_filter.best();
+        let memo = &mut self.pacing_memo;
+        if memo.gain_bits != gain.to_bits() || memo.btl_bw != btl_bw {
+            let rate = cast_u64(gain * btl_bw as f64);
+            *memo = PacingMemo {
+                gain_bits: gain.to_bits(),
+                btl_bw,
+                rate: cast_u64(rate as f64 * (1.0 - self.config.pacing_margin)),
+            };
+        }
+        memo.rate
     }
 
     fn set_rt_prop(&mut self, rt_prop: Option<Time>) {

@@ -419,3 +419,29 @@ fn ack_epoch_whole_seconds_match_ns3_conversions() {
         );
     }
 }
+
+#[test]
+fn paced_rate_follows_every_change_of_gain_and_bandwidth() {
+    // The remembered rate must equal ns-3's two truncating DataRate steps for each input, also
+    // when one input changes back and forth while the other stays.
+    let mut bbr = Bbr::default();
+    let direct = |gain: f64, bw: u64| cast_u64(cast_u64(gain * bw as f64) as f64 * 0.99);
+    let steps = [
+        (1.25, 96 * MBPS),
+        (1.25, 96 * MBPS),
+        (0.75, 96 * MBPS),
+        (0.75, 97 * MBPS + 1),
+        (1.0, 97 * MBPS + 1),
+        (1.25, 96 * MBPS),
+        (2.885, 3),
+        (1.0, 0),
+    ];
+    for (gain, bw) in steps {
+        bbr.max_bw_filter.reset(bw, 0);
+        assert_eq!(
+            bbr.paced_rate(gain),
+            direct(gain, bw),
+            "gain {gain}, bw {bw}"
+        );
+    }
+}

@@ -35,7 +35,7 @@ use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use burst::BurstState;
 use ccsim_cca::{Capabilities, CongState, Controller, TcpState};
-use ccsim_core::Time;
+use ccsim_core::{Time, TxTimeMemo};
 use ccsim_net::TcpSegment;
 use handshake::Phase;
 use loss::{Episode, Forced};
@@ -105,6 +105,8 @@ pub struct TcpSender {
     bytes_acked_not_processed: u32,
     /// Earliest time the pacer allows the next segment.
     pacing_release: Time,
+    /// The pacing gap of the last (payload, pacing rate): both change rarely.
+    pacing_gap: TxTimeMemo,
     /// Bytes in flight once the current ACK's SACK blocks and cumulative ACK are applied.
     in_flight_at_ack: u64,
     pub stats: SenderStats,
@@ -152,6 +154,7 @@ impl TcpSender {
             ts_recent: 0,
             bytes_acked_not_processed: 0,
             pacing_release: Time::ZERO,
+            pacing_gap: TxTimeMemo::default(),
             in_flight_at_ack: 0,
             stats: SenderStats::default(),
             cfg,

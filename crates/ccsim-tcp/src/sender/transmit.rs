@@ -257,7 +257,7 @@ impl TcpSender {
         let timer_running = self.cfg.ns3_pacing_timer && self.pacing_release > now;
         if self.tcb.pacing && self.tcb.pacing_rate_bps > 0 && !timer_running {
             let bytes = seg.payload as u64;
-            self.pacing_release = now + Time::tx_time(bytes, self.tcb.pacing_rate_bps);
+            self.pacing_release = now + self.pacing_gap.tx_time(bytes, self.tcb.pacing_rate_bps);
         }
     }
 
