@@ -78,3 +78,18 @@ def test_seed_6_rlc_deadlock_in_the_traced_rerun():
     assert at[5303]["vt_a"] == at[5303]["vt_s"] == "469" and at[5303]["txed_n"] == "0"
     # The UE's receive window fills (VR(H) = VR(R) + 512) and never moves again.
     assert all(r["ue_vr_h"] == "971" for r in rows if int(r["t_us"]) >= 5_450_000)
+
+
+def test_seeds_5_and_7_bbr_collapse_on_ns3_33_rate_samples_timed_from_zero():
+    for seed, echo_s, floor_bps in ((5, 9.91, 100e3), (7, 11.91, 30e3)):
+        meta = (TRACE / f"bbr_4MB_s{seed}.json").read_text()
+        assert '"bins_differing": 0' in meta
+        with gzip.open(TRACE / f"bbr_4MB_s{seed}_rate.csv.gz", "rt") as f:
+            rate = list(csv.DictReader(f))
+        # ACK intervals measured from time 0: as long as the run so far, at a few kb/s.
+        long = [r for r in rate if int(r["interval_us"]) > 1_000_000]
+        assert long and all(abs(int(r["interval_us"]) / 1e6 - echo_s) < 0.2 for r in long)
+        with gzip.open(TRACE / f"bbr_4MB_s{seed}_tcp.csv.gz", "rt") as f:
+            tcp = list(csv.DictReader(f))
+        btlbw = [int(r["bbr_btlbw_bps"]) for r in tcp]
+        assert btlbw[0] > 500e6 and min(btlbw) < floor_bps
