@@ -25,6 +25,14 @@ Per run it prints:
   process again while a new TB is on it: that process then runs one TB ahead of its feedback,
   a NACK resends the newer TB and the failed one is never resent by HARQ (the UE's RLC
   NACKs it after t-Reordering: the RLC retransmission).
+
+With `--ccsim` it also runs ccsim on BBR 4 MB seed 4 with the HARQ processes (`harq.model =
+"processes"`, `feedback_copies = 2`, the rules of docs/radio.md's seed 4 table, `--amc` adds the
+AMC rules), records its per-process sequence (`CCSIM_HARQ_TRACE`, `cell_harq.rs`) and prints the
+two side by side (`--markdown` for the table in docs/radio.md): slots carrying a TB, new TBs, failed
+first transmissions, failed TBs left to RLC, process reuse gaps, and the chains: runs of new TBs
+on one process that go out before the feedback of the previous TB on it could free it (reused
+< 4 slots after it, or after it failed), i.e. a process running ahead of its feedback.
 """
 
 from __future__ import annotations
@@ -33,6 +41,9 @@ import argparse
 import csv
 import gzip
 import math
+import os
+import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -161,6 +172,122 @@ def harq_processes(run: str) -> dict | None:
     return {"count": out, "delays": delays, "reuse": reuse, "lost": lost}
 
 
+def sequence_stats(rows: list[tuple[int, int, int, int, int]]) -> dict:
+    """Per-process statistics of transmissions `(slot, process, ndi, rv, corrupt)` in time
+    order, the same for the tree's trace and ccsim's."""
+    last: dict[int, tuple[int, int, int]] = {}
+    c: Counter = Counter()
+    gaps: Counter = Counter()
+    chains: list[int] = []
+    run: Counter = Counter()
+    for slot, p, ndi, rv, corrupt in rows:
+        prev = last.get(p)
+        if ndi:
+            c["new"] += 1
+            c["failed"] += corrupt
+            if prev is not None:
+                gaps[min(slot - prev[0], 5)] += 1
+                c["left"] += prev[2] == 1 and prev[1] < 3
+                if slot - prev[0] < 4 or prev[2]:
+                    run[p] += 1
+                elif run[p]:
+                    chains.append(run.pop(p))
+        last[p] = (slot, rv, corrupt)
+    chains += [v for v in run.values() if v]
+    chains.sort()
+    span = rows[-1][0] - rows[0][0] + 1
+    return {
+        "slots_used": len({r[0] for r in rows}) / span,
+        "new": c["new"],
+        "failed": c["failed"],
+        "left": c["left"],
+        "processes": len({r[1] for r in rows}),
+        "gaps": gaps,
+        "ahead": sum(chains),
+        "chains": len(chains),
+        "chain_p50": chains[len(chains) // 2] if chains else 0,
+        "chain_max": chains[-1] if chains else 0,
+    }
+
+
+def tree_sequence(run: str) -> list[tuple[int, int, int, int, int]]:
+    with gzip.open(TRACE / f"{run}_harq.csv.gz", "rt") as f:
+        return [
+            (
+                int(r["t_us"]) // SLOT_US,
+                int(r["harq_id"]),
+                int(r["ndi"]),
+                int(r["rv"]),
+                int(r["corrupt"]),
+            )
+            for r in csv.DictReader(f)
+        ]
+
+
+def ccsim_sequence(amc: bool) -> list[tuple[int, int, int, int, int]]:
+    """Runs ccsim on BBR 4 MB seed 4 with the HARQ processes and returns its transmissions."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from rlc_stalls import ccsim_bins
+    from stall_rates import AMC, PROCESSES
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "harq.csv"
+        os.environ["CCSIM_HARQ_TRACE"] = str(path)
+        try:
+            ccsim_bins("bbr", 4_000_000, 4, PROCESSES + (AMC if amc else []))
+        finally:
+            del os.environ["CCSIM_HARQ_TRACE"]
+        with path.open() as f:
+            return [
+                (int(r["slot"]), int(r["harq_id"]), int(r["ndi"]), int(r["rv"]), int(r["corrupt"]))
+                for r in csv.DictReader(f)
+                if r["event"] in ("tx", "empty")
+            ]
+
+
+def compare_sequences(amc: bool, markdown: bool) -> None:
+    tree = tree_sequence("bbr_4MB_s4")
+    cc = ccsim_sequence(amc)
+    lo, hi = tree[0][0], tree[-1][0] + 1
+    cols = [
+        ("ns3-mmwave 5.00-5.45 s", sequence_stats(tree)),
+        ("ccsim 5.00-5.45 s", sequence_stats([r for r in cc if lo <= r[0] < hi])),
+        ("ccsim NLOS 5-10 s", sequence_stats([r for r in cc if 20_000 <= r[0] < 40_000])),
+    ]
+    lines = [
+        ("slots carrying a TB", lambda s: f"{s['slots_used']:.0%}"),
+        ("new TBs", lambda s: str(s["new"])),
+        ("1st transmissions failed", lambda s: f"{s['failed']} ({s['failed'] / s['new']:.1%})"),
+        (
+            "failed TBs left to RLC",
+            lambda s: f"{s['left']} ({s['left'] / max(s['failed'], 1):.0%})",
+        ),
+        ("processes used", lambda s: str(s["processes"])),
+        (
+            "reuse gap 1 / 2 / 3 / 4 / >=5 slots",
+            lambda s: " / ".join(
+                f"{s['gaps'][k] / max(sum(s['gaps'].values()), 1):.0%}" for k in range(1, 6)
+            ),
+        ),
+        (
+            "new TBs ahead of their process' feedback",
+            lambda s: f"{s['ahead']} ({s['ahead'] / s['new']:.0%})",
+        ),
+        (
+            "chains: count, p50, max length",
+            lambda s: f"{s['chains']}, {s['chain_p50']}, {s['chain_max']}",
+        ),
+    ]
+    if markdown:
+        print("| BBR 4 MB seed 4 | " + " | ".join(n for n, _ in cols) + " |")
+        print("|---" * (len(cols) + 1) + "|")
+        for name, f in lines:
+            print(f"| {name} | " + " | ".join(f(s) for _, s in cols) + " |")
+    else:
+        for name, f in lines:
+            print(f"{name:42s} " + "  ".join(f"{f(s):>24s}" for _, s in cols))
+
+
 def rlc_retx_onsets(run: str, t0: int, t1: int) -> list[int]:
     """Times (us) at which the gNB's RLC retransmission queue goes from empty to non-empty
     (`<run>_rlc.csv.gz`, every ms), within [t0, t1]."""
@@ -176,7 +303,15 @@ def rlc_retx_onsets(run: str, t0: int, t1: int) -> list[int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", nargs="+", default=RUNS)
+    ap.add_argument(
+        "--ccsim", action="store_true", help="ccsim's process sequence beside the tree's"
+    )
+    ap.add_argument("--amc", action="store_true", help="with --ccsim: also the AMC rules")
+    ap.add_argument("--markdown", action="store_true", help="with --ccsim: a markdown table")
     a = ap.parse_args()
+    if a.ccsim:
+        compare_sequences(a.amc, a.markdown)
+        return
     for run in a.runs:
         rows = load(run)
         f = first_transmissions(rows)

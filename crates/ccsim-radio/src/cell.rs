@@ -250,7 +250,7 @@ impl Cell {
             },
             forwarding: true,
             holding: false,
-            harq: harq::harq_processes(&config, n_ues),
+            harq: harq::harq_processes(&config, n_ues, id),
             mcs_table: config
                 .link_adaptation
                 .as_ref()

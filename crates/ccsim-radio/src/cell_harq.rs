@@ -6,27 +6,50 @@
 //! reaches the UE's RLC. A TB whose data leaves its process undecoded is left to RLC AM.
 
 use super::Cell;
-use crate::harq_processes::{HarqProcesses, Retransmission};
+use crate::harq_processes::{HarqProcesses, HarqTrace, Retransmission, HARQ_TRACE_HEADER};
 use crate::mcs_choice::scale_bler;
 use crate::rlc::HarqModel;
 use crate::rlc_am::AmPdu;
 use crate::sinr::db_to_linear;
 use ccsim_core::Time;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 pub(super) type CellHarq = HarqProcesses<AmPdu>;
 
 /// The cell's HARQ processes when `harq.model = "processes"`.
-pub(super) fn harq_processes(config: &super::CellConfig, n_ues: usize) -> Option<Box<CellHarq>> {
+pub(super) fn harq_processes(
+    config: &super::CellConfig,
+    n_ues: usize,
+    id: u32,
+) -> Option<Box<CellHarq>> {
     let h = &config.harq;
     (h.model == HarqModel::Processes).then(|| {
-        Box::new(HarqProcesses::new(
+        let mut p = HarqProcesses::new(
             n_ues,
             h.processes as usize,
             h.timeout_slots,
             h.rtt_slots,
             h.feedback_copies.min(u8::MAX as u32) as u8,
-        ))
+        );
+        p.trace = trace_sink(id);
+        Box::new(p)
     })
+}
+
+/// `CCSIM_HARQ_TRACE=FILE`: the per-process sequence of cell `id` (`FILE` for cell 0, else
+/// `FILE.cell<id>`), as CSV (`harq_processes::HARQ_TRACE_HEADER`), for
+/// `validation/ns3-mmwave/harq_trigger.py --ccsim`. A debug aid, read when the cell is built:
+/// each new simulation rewrites the file.
+fn trace_sink(id: u32) -> Option<HarqTrace> {
+    let mut path = std::env::var_os("CCSIM_HARQ_TRACE")?;
+    if id > 0 {
+        path.push(format!(".cell{id}"));
+    }
+    let file = std::fs::File::create(&path).expect("cannot create CCSIM_HARQ_TRACE file");
+    let mut w = std::io::BufWriter::new(file);
+    writeln!(w, "{HARQ_TRACE_HEADER}").expect("cannot write CCSIM_HARQ_TRACE file");
+    Some(HarqTrace(Arc::new(Mutex::new(w))))
 }
 
 impl Cell {
@@ -88,14 +111,15 @@ impl Cell {
         if !u.attached || u.available_from > slot_start {
             return false;
         }
-        let p = h.process_mut(ue, r.process);
         self.counters.tb_retransmissions += u64::from(r.rv > 0);
-        if !p.buffered {
-            // An emptied MAC buffer: the DCI goes out with no data, so the UE sends nothing
-            // back (mmwave-enb-mac.cc l. 994-1012); the timer frees the process.
-            return true;
-        }
-        if r.rv > 0 {
+        // An emptied MAC buffer sends no data (mmwave-enb-mac.cc l. 994-1012), but the PHY
+        // fills the DCI's symbols with an empty MAC PDU (mmwave-enb-phy.cc l. 1020-1044): the
+        // UE decodes it and sends its feedback as for any TB, which keeps the process in step
+        // (replayed against the tree's trace: `harq_replay_tests.rs`).
+        let empty = !h.process(ue, r.process).buffered;
+        h.stats.empty_retransmissions += u64::from(empty);
+        let p = h.process_mut(ue, r.process);
+        if r.rv > 0 && !empty {
             self.counters.tx_bytes += p.bytes;
         }
         let sinr = u.sinr_db + u.fading.as_ref().map_or(0.0, |f| f.gain_db(slot_start));
@@ -135,6 +159,8 @@ impl Cell {
                 h.stats.failed_first += 1;
             }
         }
+        let event = if empty { "empty" } else { "tx" };
+        h.log(k, ue, r.process, event, r.rv, i8::from(!ok));
         h.feedback(k, ue, r.process, ok);
         let c = &mut self.counters;
         c.harq_failed_first = h.stats.failed_first;

@@ -61,15 +61,20 @@ fn doubled_feedback_leaves_failed_tbs_to_rlc_as_the_tree_does() {
     let k = *c.counters();
     let share = k.harq_never_resent as f64 / k.harq_failed_first as f64;
     delivered_in_order(&out, n);
-    // The tree: 28 of 69 failed TBs never resent by HARQ (40.6 %, BBR 4 MB seed 4, 5.00-5.45
-    // s). This case gives 65.5 % (245 of 374), the seed 002 seed 4 runs 50-59 % over 15 s
-    // (docs/radio.md): the band is the tree's value -5 / +35 points, i.e. the model loses
-    // more failed TBs than the tree's window shows, never fewer than it.
+    // The tree's rules (replayed against its own trace slot by slot, `harq_replay_tests.rs`)
+    // on a link that carries a TB in most slots keep a process ahead of its feedback, so most
+    // failed TBs are never resent by HARQ: 87.6 % here (319 of 364; 65.5 % while a
+    // retransmission from an emptied buffer got no feedback), all but 1 of 406 in seed 4's
+    // NLOS phase. The tree's 40.6 % (28 of 69, BBR 4 MB seed 4, 5.00-5.45 s) is from a window
+    // whose slots are 58 % empty (its RLC window stall): a slot without a new TB is what ends
+    // a process' run ahead of its feedback (9 of 9 runs there), docs/radio.md.
     assert!(k.harq_failed_first > 300, "{k:?}");
     assert!(
-        (0.356..=0.756).contains(&share),
+        (0.8..=0.95).contains(&share),
         "never resent {share:.3}: {k:?}"
     );
+    let stats = c.harq.as_ref().expect("processes").stats;
+    assert!(stats.empty_retransmissions > 100, "{stats:?}");
     // RLC repairs them: ARQ retransmissions at least as many as the TBs HARQ lost.
     assert!(k.harq_lost_tbs >= k.harq_never_resent, "{k:?}");
     assert!(k.arq_retransmissions >= k.harq_lost_tbs / 2, "{k:?}");

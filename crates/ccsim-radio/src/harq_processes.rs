@@ -19,7 +19,10 @@
 //!     room for it (l. 834-858), else it waits in the list for the next slot (l. 864-867);
 //! - the MAC empties the process' buffer when an ACK arrives (`DoDlHarqFeedback`,
 //!   mmwave-enb-mac.cc l. 811-816), before the scheduler sees it, and a new TB replaces the
-//!   buffer (l. 939-943);
+//!   buffer (l. 939-943). A retransmission from an emptied buffer still goes on the air: the
+//!   PHY sends an empty MAC PDU in a DCI's symbols that have no packet (mmwave-enb-phy.cc
+//!   l. 1020-1044), which the UE decodes and acknowledges like any TB, so the process keeps
+//!   its feedback (the cell's side, `cell_harq.rs`);
 //! - the UE sends each feedback twice when `feedback_copies = 2`: `MmWaveSpectrumPhy::EndRxData`
 //!   calls the feedback callback inside its packet loop (mmwave-spectrum-phy.cc l. 754) and
 //!   again for every entry of its feedback map after the loop (l. 786). Acted on twice, a NACK
@@ -31,6 +34,28 @@
 //! transmissions it reports (the UE's side: [`Process::history`]).
 
 use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+/// A debug sink for the per-process sequence (`CCSIM_HARQ_TRACE`, see `cell_harq.rs`): one CSV
+/// row per transmission and per process freed, for `harq_trigger.py --ccsim`. `None` in every
+/// normal run, so the model pays one branch per event.
+#[derive(Clone)]
+pub struct HarqTrace(pub Arc<Mutex<dyn Write + Send>>);
+
+impl std::fmt::Debug for HarqTrace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HarqTrace")
+    }
+}
+
+/// The CSV header of [`HarqTrace`]: `event` is `tx` (a TB on the air, `corrupt` 0/1), `empty`
+/// (a retransmission from an emptied MAC buffer: an empty PDU, decoded and acknowledged as a
+/// TB, `corrupt` 0/1), `ack_empties` (an ACK arrived
+/// and emptied the buffer of an undecoded TB), or what freed a busy process: `free_ack`,
+/// `free_stale` (feedback for an already free process), `free_timeout`, `free_giveup` (a NACK
+/// at rv 3); `slot` is the scheduling slot.
+pub const HARQ_TRACE_HEADER: &str = "slot,ue,harq_id,event,ndi,rv,tb_bytes,corrupt";
 
 /// One HARQ feedback on its way to (or waiting in) the scheduler's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +123,10 @@ pub struct HarqStats {
     pub never_resent: u64,
     /// TBs whose data left the MAC undecoded (buffer emptied, replaced or given up): RLC's.
     pub lost: u64,
+    /// Retransmissions from an emptied MAC buffer (the tree's PHY sends an empty PDU).
+    pub empty_retransmissions: u64,
+    /// Busy processes freed by their timer rather than by feedback.
+    pub timeouts: u64,
 }
 
 /// The HARQ processes of every UE of a cell and the scheduler's feedback list.
@@ -114,6 +143,10 @@ pub struct HarqProcesses<T> {
     list: Vec<Feedback>,
     deferred: Vec<Feedback>,
     pub stats: HarqStats,
+    /// The debug sink of the per-process sequence, off (`None`) unless asked for.
+    pub trace: Option<HarqTrace>,
+    /// The slot [`HarqProcesses::begin_slot`] last started (for the trace rows).
+    now: u64,
 }
 
 impl<T> HarqProcesses<T> {
@@ -137,6 +170,19 @@ impl<T> HarqProcesses<T> {
             list: Vec::with_capacity(16),
             deferred: Vec::with_capacity(16),
             stats: HarqStats::default(),
+            trace: None,
+            now: 0,
+        }
+    }
+
+    /// Writes one row to the debug sink, if any (see [`HARQ_TRACE_HEADER`]).
+    pub fn log(&self, slot: u64, ue: usize, p: u8, event: &str, rv: u8, corrupt: i8) {
+        if let Some(HarqTrace(out)) = &self.trace {
+            let bytes = self.process(ue, p).bytes;
+            let ndi = u8::from(rv == 0 && event == "tx");
+            let mut w = out.lock().expect("trace sink");
+            // A debug aid: a failed write only loses trace rows.
+            let _ = writeln!(w, "{slot},{ue},{p},{event},{ndi},{rv},{bytes},{corrupt}");
         }
     }
 
@@ -158,10 +204,21 @@ impl<T> HarqProcesses<T> {
     /// The start of slot `k`'s scheduling: expired timers free their processes, and the
     /// feedback due by `k` joins the list (an ACK empties the MAC buffer on arrival).
     pub fn begin_slot(&mut self, k: u64) {
+        self.now = k;
         let expiry = self.timeout_slots + 1;
-        for p in self.procs.iter_mut() {
+        for i in 0..self.procs.len() {
+            let p = &mut self.procs[i];
             if p.status != 0 && k >= p.assigned_slot + expiry {
                 p.status = 0;
+                self.stats.timeouts += 1;
+                self.log(
+                    k,
+                    i / self.per_ue,
+                    (i % self.per_ue) as u8,
+                    "free_timeout",
+                    0,
+                    -1,
+                );
             }
         }
         while self.due.front().is_some_and(|&(d, _)| d <= k) {
@@ -171,6 +228,7 @@ impl<T> HarqProcesses<T> {
                 p.buffered = false;
                 if p.data.take().is_some() {
                     self.stats.lost += 1;
+                    self.log(k, f.ue as usize, f.process, "ack_empties", 0, -1);
                 }
             }
             self.list.push(f);
@@ -195,7 +253,12 @@ impl<T> HarqProcesses<T> {
             let i = f.ue as usize * self.per_ue + f.process as usize;
             let p = &mut self.procs[i];
             if f.ack || p.status == 0 {
-                p.status = 0;
+                let was = std::mem::take(&mut p.status);
+                if was != 0 {
+                    self.log(self.now, f.ue as usize, f.process, "free_ack", was - 1, -1);
+                } else {
+                    self.log(self.now, f.ue as usize, f.process, "free_stale", 0, -1);
+                }
                 continue;
             }
             let rv = p.status - 1;
@@ -204,6 +267,7 @@ impl<T> HarqProcesses<T> {
                 if p.data.take().is_some() {
                     self.stats.lost += 1;
                 }
+                self.log(self.now, f.ue as usize, f.process, "free_giveup", 3, -1);
                 continue;
             }
             let need = p.units;
@@ -283,3 +347,7 @@ impl<T> HarqProcesses<T> {
 #[cfg(test)]
 #[path = "harq_processes_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "harq_replay_tests.rs"]
+mod replay_tests;
