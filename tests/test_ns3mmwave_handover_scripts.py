@@ -142,8 +142,10 @@ def test_reference_channel_replays_the_golden_runs_sinr():
 
 def test_the_tree_s_blocked_link_keeps_holes_and_one_nack_per_report_holds_them_in_ccsim():
     """The golden traces show the tree's UE holding PDUs above VR(R) most of the blocked phase;
-    ccsim on the tree's channel holds about twice as many PDUs with the tree's one-NACK status
-    report (`rlc.status_max_nacks = 1`) as with a report that NACKs every hole."""
+    ccsim on the tree's channel holds more PDUs with the tree's one-NACK status report
+    (`rlc.status_max_nacks = 1`) than with a report that NACKs every hole (median 88 against 60,
+    p90 176 against 92, since the empty-PDU rule of the HARQ processes; 116 / 544 against
+    59 / 90 before it)."""
     tree = rlc_holes.tree("TcpNewReno", 1)
     assert tree["held_share"] > 0.6 and tree["held_p50"] > 100, tree
     assert tree["holes_5ms_per_s"] > 20 and 8 <= tree["hole_p50_ms"] <= 15, tree
@@ -153,5 +155,6 @@ def test_the_tree_s_blocked_link_keeps_holes_and_one_nack_per_report_holds_them_
         "TcpNewReno", 1, rlc_holes.ENTITY + rlc_holes.ONE_NACK + rlc_holes.TB_RULE, phase
     )
     assert every["left_to_rlc_per_s"] > 20, every  # the TB rule lets the doubled feedback act
-    assert one["held_p50"] > 1.5 * every["held_p50"], (one, every)
+    assert one["held_p50"] > 1.3 * every["held_p50"], (one, every)
+    assert one["held_p90"] > 1.5 * every["held_p90"], (one, every)
     assert one["held_share"] > every["held_share"], (one, every)
