@@ -117,6 +117,20 @@ def main() -> None:
     print(out1, out2, sep="\n")
 
 
+def seed_points(ax, x: float, vals: list[float], sim: str, marker: str, legend: bool) -> None:
+    """One simulator's per-seed values at x, with their mean as a bar."""
+    ax.scatter(
+        [x] * len(vals),
+        vals,
+        marker=marker,
+        s=18,
+        alpha=0.7,
+        color="tab:red" if sim == "ccsim" else "tab:green",
+        label=sim if legend else None,
+    )
+    ax.hlines(statistics.fmean(vals), x - 0.1, x + 0.1, color="k", lw=1.5)
+
+
 def table2_figure(table: dict, seeds: list[int], out: Path) -> None:
     """Table 2's averages per CCA x buffer, one dot per seed (bar: the mean over seeds), and the
     4 MB vs 7 MB change per seed against the paper's."""
@@ -128,16 +142,7 @@ def table2_figure(table: dict, seeds: list[int], out: Path) -> None:
         for sim, marker, dx in sims:
             for x, (short, mb, _) in enumerate(cases):
                 vals = [r[m] for r in table[(sim, short, mb)]]
-                ax.scatter(
-                    [x + dx] * len(vals),
-                    vals,
-                    marker=marker,
-                    s=18,
-                    alpha=0.7,
-                    color="tab:red" if sim == "ccsim" else "tab:green",
-                    label=sim if x == 0 else None,
-                )
-                ax.hlines(statistics.fmean(vals), x + dx - 0.1, x + dx + 0.1, color="k", lw=1.5)
+                seed_points(ax, x + dx, vals, sim, marker, legend=x == 0)
         ax.set_xticks(range(len(cases)), [c[2] for c in cases])
         ax.set_ylabel(ylabel)
         ax.set_ylim(bottom=0)
@@ -149,16 +154,7 @@ def table2_figure(table: dict, seeds: list[int], out: Path) -> None:
             four = dict((r[0], r[1]) for r in table[(sim, short, 4)])
             seven = dict((r[0], r[1]) for r in table[(sim, short, 7)])
             ch = [100 * (four[s] / seven[s] - 1) for s in seeds]
-            ax.scatter(
-                [x + dx] * len(ch),
-                ch,
-                marker=marker,
-                s=18,
-                alpha=0.7,
-                color="tab:red" if sim == "ccsim" else "tab:green",
-                label=sim if x == 0 else None,
-            )
-            ax.hlines(statistics.fmean(ch), x + dx - 0.1, x + dx + 0.1, color="k", lw=1.5)
+            seed_points(ax, x + dx, ch, sim, marker, legend=x == 0)
     for x, (_, short, _, _) in enumerate(CCAS):
         ax.hlines(
             PAPER_CHANGE[short],

@@ -212,12 +212,8 @@ impl AmLink {
 mod tests {
     use super::*;
 
-    /// SDUs 0-4 in one PDU each, PDU 1 lost: after the status report (t-Reordering 2 ms, uplink
-    /// 1 ms: the report reaches the eNB at 3.5 ms) the source has 2-4 acknowledged while the UE
-    /// holds them above its hole. A handover forwards 1 and loses 2-4: every SDU is delivered,
-    /// forwarded or reported lost.
-    #[test]
-    fn a_handover_reports_the_acknowledged_sdus_the_ue_held_above_a_hole_as_lost() {
+    /// SDUs 0-4 sent at 0 in one PDU each; all but PDU 1 reach the UE at 0.5 ms.
+    fn five_sdus_with_pdu_1_lost() -> AmLink {
         let mut link = AmLink::new(AmConfig::default(), Time::from_millis(1), u64::MAX);
         for sdu in 0..5 {
             link.enqueue(sdu, 100);
@@ -230,6 +226,16 @@ mod tests {
                 link.send(Time::from_micros(500), pdu);
             }
         }
+        link
+    }
+
+    /// SDUs 0-4 in one PDU each, PDU 1 lost: after the status report (t-Reordering 2 ms, uplink
+    /// 1 ms: the report reaches the eNB at 3.5 ms) the source has 2-4 acknowledged while the UE
+    /// holds them above its hole. A handover forwards 1 and loses 2-4: every SDU is delivered,
+    /// forwarded or reported lost.
+    #[test]
+    fn a_handover_reports_the_acknowledged_sdus_the_ue_held_above_a_hole_as_lost() {
+        let mut link = five_sdus_with_pdu_1_lost();
         let mut delivered = Vec::new();
         while let Some(t) = link.next_event().filter(|&t| t <= Time::from_millis(5)) {
             link.process(t, |sdu, _, ok| {
@@ -252,18 +258,7 @@ mod tests {
     /// hole at SN 1 until its retransmission arrives, then the count is 0 again.
     #[test]
     fn held_pdus_count_the_pdus_waiting_above_a_hole_until_it_is_repaired() {
-        let mut link = AmLink::new(AmConfig::default(), Time::from_millis(1), u64::MAX);
-        for sdu in 0..5 {
-            link.enqueue(sdu, 100);
-        }
-        for _ in 0..5 {
-            let pdu = link
-                .transmit(Time::ZERO, 100 + crate::rlc_am::AM_HEADER_BYTES)
-                .expect("one SDU per PDU");
-            if pdu.sn != 1 {
-                link.send(Time::from_micros(500), pdu);
-            }
-        }
+        let mut link = five_sdus_with_pdu_1_lost();
         let mut delivered = Vec::new();
         let run = |link: &mut AmLink, until: Time, delivered: &mut Vec<u32>| {
             while let Some(t) = link.next_event().filter(|&t| t <= until) {
