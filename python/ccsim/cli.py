@@ -393,20 +393,26 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main else None
+    global _fast_exit
     try:
         return args.func(args)
     except KeyboardInterrupt:
         print("\ninterrupted: no results written", file=sys.stderr)
+        _fast_exit = True
         return EXIT_SIGINT
     except Terminated:
         print("terminated: no results written", file=sys.stderr)
+        _fast_exit = True
         return EXIT_SIGTERM
     finally:
         if in_main:
             signal.signal(signal.SIGTERM, previous)
 
 
-#: Set by a `ccsim run` that wrote its results: nothing is left to clean up at exit.
+#: Set by a `ccsim run` that wrote its results, and by any interrupted command (whose
+#: partial results are removed by then): nothing is left to clean up at exit. After an
+#: interrupt the preload thread may still be inside a C extension's import (numpy, pyarrow),
+#: and the interpreter's teardown under it crashed with SIGSEGV after the message (CI, twice).
 _fast_exit = False
 
 
