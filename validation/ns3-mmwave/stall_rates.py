@@ -4,6 +4,12 @@ returns, the tree against ccsim's preset and its HARQ-process model.
 
     python validation/ns3-mmwave/stall_rates.py                 # every reference seed, 24 ccsim seeds
     python validation/ns3-mmwave/stall_rates.py --ccsim-seeds 6 --markdown
+    python validation/ns3-mmwave/stall_rates.py --models processes+amc --one siad_7MB 14
+
+`--one RUN SEED`: one ccsim run per model (`run.seed` SEED on the radio its row uses), with
+its `ccsim run` command and what TCP received after its first RTO; with `CCSIM_RLC_TRACE=FILE`
+(and `CCSIM_HARQ_TRACE=FILE`) set it leaves the run's per-PDU RLC (per-process HARQ) trace
+there, for `rlc_trace.py`.
 
 Per run (the tree: every golden `seed002_*_10ms.csv.gz`; ccsim: `--ccsim-seeds` runs per cc x
 buffer x model):
@@ -39,7 +45,15 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_ccsim import GOLDEN, PHASES  # noqa: E402
+from compare_ccsim import (  # noqa: E402
+    CCSIM_CCA,
+    GOLDEN,
+    PHASES,
+    PRESETS,
+    ccsim_matched_run,
+    ccsim_overrides,
+    ue_gain_override,
+)
 from rlc_stalls import ccsim_bins, stalls, tree_bins  # noqa: E402
 
 # The RLC/HARQ model of the tree, as docs/radio.md gives it: TB rule (one data symbol less in a
@@ -149,6 +163,7 @@ def ccsim_run(cc: str, rlc: str, seed: int, ref: int, extra: list[str], min_ms: 
         # The delay RLC draws its retransmissions inside a TB's fate: none to count.
         "retx_bins": cell["nlos_retx_bins"] if "rlc.model=entity" in " ".join(extra) else None,
         "rtos": f["timeouts"],
+        "result": res,
     }
 
 
@@ -200,10 +215,17 @@ def main() -> None:
     ap.add_argument("--min-ms", type=float, default=100.0)
     ap.add_argument("--verbose", action="store_true", help="one line per run")
     ap.add_argument("--markdown", action="store_true", help="the report's table")
+    ap.add_argument(
+        "--one", nargs=2, metavar=("RUN", "SEED"), help="one ccsim run, e.g. siad_7MB 14"
+    )
     a = ap.parse_args()
     refs = reference_seeds()
     if not refs:
         sys.exit(f"no seed with all four golden runs in {GOLDEN}")
+    if a.one:
+        for model in a.models:
+            one_run(model, *a.one, refs, a.min_ms)
+        return
     print(f"reference seeds {refs}; ccsim run.seed 2-{1 + a.ccsim_seeds} on their radios")
     lines = []
     for cc, rlc in RUNS:
@@ -218,6 +240,7 @@ def main() -> None:
                 seed, ref = 2 + k, refs[k % len(refs)]
                 extra = MODELS[model] + (BBR_ONLY.get(model, []) if cc == "bbr" else [])
                 r = ccsim_run(cc, rlc, seed, ref, extra, a.min_ms)
+                del r["result"]  # the table needs the figures only
                 runs.append(r)
                 if a.verbose or r["collapse"] or r["stalls"]:
                     print(f"  ccsim {model} {cc} {rlc} seed {seed} (radio {ref}): {describe(r)}")
@@ -230,6 +253,36 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     print("\n".join(["", *header, *lines]) if a.markdown else "\n".join(["", *lines]))
+
+
+def one_run(model: str, run: str, seed: str, refs: list[int], min_ms: float) -> None:
+    """One ccsim run of the table (`run.seed` = `seed` on its row's radio): its figures, the
+    equivalent `ccsim run` command, and the bytes TCP received after its first RTO."""
+    cc, rlc = run.split("_")
+    seed_n = int(seed)
+    ref = refs[(seed_n - 2) % len(refs)]
+    extra = MODELS[model] + (BBR_ONLY.get(model, []) if cc == "bbr" else [])
+    name = {v: k for k, v in CCSIM_CCA.items()}[cc]
+    overrides = ccsim_overrides(
+        name, int(rlc[:-2]) * 1_000_000, seed_n, ["output.sample_interval=10ms", *extra], "ns3.33"
+    )
+    los1 = json.loads(golden(cc, rlc, ref).read_text())["phases"]["los1"]["sinr_db"]
+    _, offset_db, _ = ccsim_matched_run(PRESETS["ns3mmwave"], overrides, los1)
+    # Last, so that a trace sink (CCSIM_RLC_TRACE) holds this run.
+    r = ccsim_run(cc, rlc, seed_n, ref, extra, min_ms)
+    gain = ue_gain_override(PRESETS["ns3mmwave"], offset_db)
+    cmd = " ".join(f"--set {o}" for o in [*overrides, gain])
+    print(f"ccsim {model} {cc} {rlc} seed {seed} (radio {ref}): {describe(r)}")
+    print(f"  ccsim run experiments/seed002_ns3mmwave.toml {cmd}")
+    fs = r["result"].flow_series
+    lost = fs[fs["cong_state"] == 4]
+    if len(lost):
+        t0 = float(lost["t_s"].iloc[0])
+        at = fs[fs["t_s"] >= t0]["delivered_bytes"]
+        print(
+            f"  first RTO at {t0:.2f} s: TCP received {at.iloc[-1] - at.iloc[0]:.0f} bytes "
+            f"from then to {float(fs['t_s'].iloc[-1]):.2f} s"
+        )
 
 
 def describe(r: dict) -> str:

@@ -9,6 +9,7 @@
 
 use crate::rlc::{RlcAdmission, RlcConfig};
 use crate::rlc_am::{AmConfig, AmPdu, AmReceiver, AmTransmitter, StatusPdu};
+use crate::rlc_trace::{RlcRow, RlcTrace};
 use ccsim_core::Time;
 use std::collections::VecDeque;
 
@@ -41,6 +42,8 @@ pub struct AmLink {
     pub max_bytes: u64,
     /// Status reports sent.
     pub statuses: u64,
+    /// The debug sink (`CCSIM_RLC_TRACE`, [`crate::rlc_trace`]); `None` in normal runs.
+    pub trace: Option<RlcTrace>,
 }
 
 impl AmLink {
@@ -56,7 +59,31 @@ impl AmLink {
             drops: 0,
             max_bytes: 0,
             statuses: 0,
+            trace: None,
         }
+    }
+
+    /// Writes one trace row with both ends' state, if tracing.
+    fn log(&self, t: Time, event: &str, sn: i64, pdu: Option<&AmPdu>, detail: &str) {
+        if let Some(trace) = &self.trace {
+            let part = pdu
+                .and_then(|p| p.part)
+                .map(|p| (p.offset, p.bytes, p.last));
+            let row = RlcRow {
+                sn,
+                part,
+                vt: self.tx.state(),
+                vr: self.rx.state(),
+                detail,
+            };
+            trace.row(t.as_nanos() / 1000, event, row);
+        }
+    }
+
+    /// A status report's NACKs for the trace: their count and the first few.
+    fn nacks_detail(s: &StatusPdu) -> String {
+        let first: Vec<String> = s.nacks.iter().take(4).map(|n| n.to_string()).collect();
+        format!("{}:{}", s.nacks.len(), first.join(" "))
     }
 
     /// An SDU from PDCP; dropped when the untransmitted bytes would exceed the buffer.
@@ -118,7 +145,20 @@ impl AmLink {
 
     /// The PDU for a TB of `tb_bytes` sent at `now`.
     pub fn transmit(&mut self, now: Time, tb_bytes: u32) -> Option<AmPdu> {
-        self.tx.transmit(now, tb_bytes)
+        if self.trace.is_none() {
+            return self.tx.transmit(now, tb_bytes);
+        }
+        let (retx_before, next_before) = (self.tx.retransmissions, self.tx.state().1);
+        let pdu = self.tx.transmit(now, tb_bytes)?;
+        let event = if pdu.part.is_some() {
+            "tx_seg"
+        } else if self.tx.retransmissions > retx_before || pdu.sn < next_before {
+            "tx_retx"
+        } else {
+            "tx_new"
+        };
+        self.log(now, event, pdu.sn as i64, Some(&pdu), &tb_bytes.to_string());
+        Some(pdu)
     }
 
     /// HARQ decoded `pdu`; it reaches the UE's RLC at `at`.
@@ -142,11 +182,39 @@ impl AmLink {
     pub fn process(&mut self, t: Time, mut deliver: impl FnMut(u32, u32, bool)) {
         while let Some(i) = self.earliest_down(t) {
             let (at, pdu) = self.down.swap_remove(i);
+            let how = self.trace.as_ref().map(|_| self.rx.classify(&pdu));
+            let (sn, part) = (pdu.sn, pdu.part);
             self.rx.on_pdu(at, pdu, &mut deliver);
+            if let Some(how) = how {
+                let p = AmPdu {
+                    sn,
+                    poll: true,
+                    segments: Vec::new(),
+                    part,
+                };
+                self.log(at, &format!("rx_{how}"), sn as i64, Some(&p), "");
+            }
         }
         while self.up.front().is_some_and(|&(a, _)| a <= t) {
             let (_, s) = self.up.pop_front().expect("front checked");
             self.tx.on_status(&s);
+            if self.trace.is_some() {
+                self.log(
+                    t,
+                    "status_rx",
+                    s.ack_sn as i64,
+                    None,
+                    &Self::nacks_detail(&s),
+                );
+            }
+        }
+        if self.trace.is_some() {
+            if self.tx.next_deadline().is_some_and(|d| d <= t) {
+                self.log(t, "poll_expiry", -1, None, "");
+            }
+            if self.rx.reordering_due(t) {
+                self.log(t, "reorder_expiry", -1, None, "");
+            }
         }
         self.tx.on_deadline(t);
         self.rx.on_deadline(t);
@@ -155,6 +223,15 @@ impl AmLink {
             .take_abandoned(|p| rx.on_abandoned(t, p, &mut deliver));
         if let Some(s) = self.rx.poll_status(t) {
             self.statuses += 1;
+            if self.trace.is_some() {
+                self.log(
+                    t,
+                    "status_tx",
+                    s.ack_sn as i64,
+                    None,
+                    &Self::nacks_detail(&s),
+                );
+            }
             self.up.push_back((t + self.uplink, s));
         }
     }
@@ -252,6 +329,110 @@ mod tests {
             vec![2, 3, 4],
             "acknowledged, held by the discarded UE entity"
         );
+    }
+
+    /// A `Write` into a shared buffer, to read the debug trace back.
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The traced stall of seed 002 `run.seed` 14 (SIAD 7 MB, processes + AMC rules, seed 2's
+    /// radio; validation/report.md, "Over seeds 2–7"), in small: SN 0 is lost, its
+    /// retransmission goes out in two segments (small TBs), and HARQ delivers the last segment
+    /// 1.75 ms before the first (the first needed a HARQ retransmission). The tree's receiver
+    /// drops a segment that does not start at 0 when it holds nothing for the SN, so the first
+    /// segment then opens a set that can never complete, and every whole copy in the TBs that
+    /// follow (large enough for the PDU) is ignored (lte-rlc-am.cc l. 1918-1986). In order,
+    /// the same segments repair it. Also checks the `CCSIM_RLC_TRACE` rows.
+    #[test]
+    fn a_last_segment_overtaking_the_first_leaves_the_sn_stalled_while_tbs_hold_the_pdu() {
+        let run = |overtaken: bool| {
+            let cfg = AmConfig {
+                resegment_retx: true,
+                max_retx: 1000,
+                ..AmConfig::default()
+            };
+            let mut link = AmLink::new(cfg, Time::from_millis(1), u64::MAX);
+            let sink = Shared::default();
+            link.trace = Some(RlcTrace::to_writer(sink.clone()));
+            for sdu in 0..4 {
+                link.enqueue(sdu, 1000);
+            }
+            let us = Time::from_micros;
+            let whole = 1000 + crate::rlc_am::AM_HEADER_BYTES;
+            let _lost = link.transmit(Time::ZERO, whole).expect("SN 0");
+            for _ in 0..2 {
+                let pdu = link.transmit(Time::ZERO, whole).expect("SN 1, 2");
+                link.send(us(500), pdu);
+            }
+            let mut delivered = Vec::new();
+            let run_to = |link: &mut AmLink, until: Time, d: &mut Vec<u32>| {
+                while let Some(t) = link.next_event().filter(|&t| t <= until) {
+                    link.process(t, |sdu, _, _| d.push(sdu));
+                }
+            };
+            run_to(&mut link, Time::from_millis(4), &mut delivered);
+            // The NACK of SN 0 is in (t-Reordering, then 1 ms uplink): two 604-byte TBs.
+            let first = link
+                .transmit(Time::from_millis(4), 604)
+                .expect("segment 0..600");
+            let last = link
+                .transmit(Time::from_millis(4), 604)
+                .expect("segment 600..1000");
+            assert_eq!(first.part.map(|p| (p.offset, p.last)), Some((0, false)));
+            assert_eq!(last.part.map(|p| (p.offset, p.last)), Some((600, true)));
+            let (t_first, t_last) = if overtaken {
+                (us(6_250), us(4_500))
+            } else {
+                (us(4_500), us(4_750))
+            };
+            link.send(t_first, first);
+            link.send(t_last, last);
+            // Then 1 ms slots whose TBs hold the whole PDU.
+            for ms in 5..=40 {
+                let now = Time::from_millis(ms);
+                run_to(&mut link, now, &mut delivered);
+                if let Some(pdu) = link.transmit(now, whole) {
+                    link.send(now + us(500), pdu);
+                }
+            }
+            run_to(&mut link, Time::from_millis(41), &mut delivered);
+            let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+            let sn0: Vec<String> = text
+                .lines()
+                .map(|l| l.split(',').collect::<Vec<_>>())
+                .filter(|f| f[2].starts_with("rx_") && f[3] == "0")
+                .map(|f| f[2].to_string())
+                .collect();
+            (delivered, link.ignored_whole(), sn0)
+        };
+        let (delivered, ignored, sn0) = run(true);
+        assert!(
+            !delivered.contains(&0),
+            "SDU 0 never delivered: {delivered:?}"
+        );
+        assert!(ignored >= 10, "whole copies ignored: {ignored}");
+        assert_eq!(
+            sn0[..3],
+            ["rx_seg_ignored", "rx_seg_first", "rx_ignored_whole"]
+        );
+        assert!(sn0[2..].iter().all(|e| e == "rx_ignored_whole"));
+        let (delivered, ignored, sn0) = run(false);
+        assert_eq!(
+            delivered,
+            vec![0, 1, 2, 3],
+            "in order, the segments repair SN 0"
+        );
+        assert_eq!(ignored, 0);
+        assert_eq!(sn0[..2], ["rx_seg_first", "rx_seg_complete"]);
     }
 
     /// The probe of the UE's reception buffer (`ue_rlc_held_pdus`): PDUs 2-4 wait above the

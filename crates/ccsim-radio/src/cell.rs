@@ -226,6 +226,17 @@ impl Cell {
             held: HeldSdus::default(),
         };
         let mut ues = vec![ue; n_ues];
+        // The RLC debug sink (`CCSIM_RLC_TRACE`): one file per cell, a column per UE.
+        let trace = (config.rlc.model == RlcModel::Entity)
+            .then(|| crate::rlc_trace::RlcTrace::from_env(id))
+            .flatten();
+        if let Some(trace) = trace {
+            for (i, u) in ues.iter_mut().enumerate() {
+                if let Some(am) = u.am.as_mut() {
+                    am.trace = Some(trace.for_ue(i as u32));
+                }
+            }
+        }
         if config.fading.enabled {
             for (i, u) in ues.iter_mut().enumerate() {
                 let mut rng = RngStream::new(seed, &format!("radio.cell{id}.ue{i}.fading"));

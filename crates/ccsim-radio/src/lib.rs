@@ -43,6 +43,7 @@ pub mod rlc;
 pub mod rlc_am;
 pub mod rlc_am_segments;
 pub mod rlc_held;
+pub mod rlc_trace;
 pub mod scenarios;
 pub mod scheduler;
 pub mod sinr;

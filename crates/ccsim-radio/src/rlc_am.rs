@@ -444,6 +444,13 @@ impl AmTransmitter {
     pub fn has_data(&self) -> bool {
         !self.txon.is_empty() || !self.retx.is_empty()
     }
+
+    /// VT(A) (the lowest unacknowledged SN, VT(S) if none), VT(S) and the retransmission
+    /// queue's length: the debug trace's view (`crate::rlc_trace`).
+    pub fn state(&self) -> (u32, u32, usize) {
+        let vt_a = self.txed.keys().next().copied().unwrap_or(self.next_sn);
+        (vt_a, self.next_sn, self.retx.len())
+    }
 }
 
 /// The receiving side (UE): reordering by SN, `t-Reordering`, status reports under
@@ -527,6 +534,46 @@ impl AmReceiver {
     /// VR(R): every PDU below it has been reassembled and its complete SDUs delivered.
     pub fn vr_r(&self) -> u32 {
         self.vr_r
+    }
+
+    /// VR(R), VR(MS), VR(H) and the PDUs held above VR(R): the debug trace's view.
+    pub fn state(&self) -> (u32, u32, u32, usize) {
+        (self.vr_r, self.vr_ms, self.vr_h, self.received.len())
+    }
+
+    /// `t-Reordering` is due by `now` (the debug trace).
+    pub fn reordering_due(&self, now: Time) -> bool {
+        self.reordering_timer.is_some_and(|t| t <= now)
+    }
+
+    /// What [`AmReceiver::on_pdu`] will do with `pdu` (the debug trace's `rx_<how>`), read
+    /// from the state before it; mirrors [`crate::rlc_am_segments::accept`].
+    pub fn classify(&self, pdu: &AmPdu) -> &'static str {
+        let sn = pdu.sn;
+        if sn < self.vr_r {
+            return "old";
+        }
+        if self.received.contains_key(&sn) {
+            return "dup";
+        }
+        if !self.cfg.resegment_retx {
+            return "whole";
+        }
+        match (self.segments.get(&sn), pdu.part) {
+            (Some(_), None) => "ignored_whole",
+            (Some((_, got)), Some(p)) if p.offset == *got => {
+                if p.last {
+                    "seg_complete"
+                } else {
+                    "seg_next"
+                }
+            }
+            (Some(_), Some(_)) => "seg_discards_set",
+            (None, None) => "whole",
+            (None, Some(p)) if p.offset == 0 && !p.last => "seg_first",
+            (None, Some(p)) if p.offset == 0 => "whole_as_seg",
+            (None, Some(_)) => "seg_ignored",
+        }
     }
 
     fn insert(&mut self, now: Time, pdu: AmPdu, ok: bool, mut deliver: impl FnMut(u32, u32, bool)) {
