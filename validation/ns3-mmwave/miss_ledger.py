@@ -197,9 +197,10 @@ def summary_markdown(ledger: dict) -> str:
         out.append(f"| {name} (`{key}`) | {n} | {traced} | {sig} | [{anchor}](#{anchor}) |")
     entries = ledger["misses"]["cells"]
     multi = sum(len(mechanisms_of(e)) > 1 for e in entries)
+    traced = sum(e["status"] == "traced" for e in entries)
     out.append(
-        f"\n{len(entries)} ledger entries; {multi} name two or more mechanisms and count once "
-        "under each."
+        f"\n{len(entries)} ledger entries, {traced} traced and {len(entries) - traced} by "
+        f"signature; {multi} name two or more mechanisms and count once under each."
     )
     return "\n".join(out)
 
