@@ -157,3 +157,19 @@ def test_seed_5_bbr_leaves_probertt_with_probertt_bandwidth():
     exit_ = next(r for r in post if _us(r) > _us(probe[-1]))
     assert int(exit_["bbr_round"]) - int(probe[0]["bbr_round"]) >= 8
     assert int(exit_["bbr_btlbw_bps"]) < 20e6 and int(exit_["cwnd"]) < 200_000
+
+
+def test_the_trees_acks_reach_the_sender_in_bursts_on_the_slot_grid():
+    # BBR 7 MB seed 5 at full rate in LOS, before ProbeRTT (validation/report.md, the ACK
+    # batching bullet): ACKs arrive together, 2-7 at a time, at instants a whole number of
+    # 250 us slots apart.
+    acks = [
+        _us(r)
+        for r in _trace("bbr_7MB_s5", "tcp")
+        if r["ev"] == "ack" and 10_000_000 <= _us(r) < 10_049_000
+    ]
+    instants = sorted(set(acks))
+    gaps = [b - a for a, b in zip(instants, instants[1:])]
+    assert len(acks) > 3 * len(instants)
+    assert all(g % 250 == 0 for g in gaps) and sorted(gaps)[len(gaps) // 2] == 500
+    assert max(acks.count(t) for t in instants) >= 5
