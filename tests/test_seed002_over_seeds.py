@@ -93,3 +93,83 @@ def test_seeds_5_and_7_bbr_collapse_on_ns3_33_rate_samples_timed_from_zero():
             tcp = list(csv.DictReader(f))
         btlbw = [int(r["bbr_btlbw_bps"]) for r in tcp]
         assert btlbw[0] > 500e6 and min(btlbw) < floor_bps
+
+
+def _trace(run: str, kind: str) -> list[dict]:
+    with gzip.open(TRACE / f"{run}_{kind}.csv.gz", "rt") as f:
+        return list(csv.DictReader(f))
+
+
+def _us(r: dict) -> int:
+    return int(r["t_us"])
+
+
+def test_seed_7_permanent_stall_is_the_segment_rule_after_harq_reorders_two_segments():
+    assert '"bins_differing": 0' in (TRACE / "bbr_7MB_s7.json").read_text()
+    rlc = _trace("bbr_7MB_s7", "rlc")
+    # From 9.982 s the UE waits for SN 370 to the end of the trace (and the golden series shows
+    # the gNB's 3.64 MB unacknowledged to 15 s); the gNB resends it every 2 ms.
+    stuck = [r for r in rlc if _us(r) >= 9_982_000]
+    assert all(r["ue_vr_r"] == "370" and r["vt_a"] == "370" for r in stuck)
+    assert int(stuck[-1]["max_retx_count"]) >= 280 and int(stuck[-1]["txed_bytes"]) > 3_600_000
+    ue_rx = [r for r in _trace("bbr_7MB_s7", "pdu") if r["who"] == "ue" and r["dir"] == "rx"]
+    # The NACKed 20 560-byte PDU went out re-segmented beside a 2-byte status: its tail (33 B)
+    # reached the UE first and was dropped (no entry for SN 370, offset > 0), then the head
+    # (20 552 B, offset 0), HARQ-retransmitted, made an incomplete entry ...
+    tail = next(r for r in ue_rx if _us(r) >= 9_983_000)
+    head = next(r for r in ue_rx if _us(r) > _us(tail) and int(r["bytes"]) > 1000)
+    assert (_us(tail), tail["bytes"]) == (9_983_182, "33")
+    assert (_us(head), head["bytes"], head["ue_vr_r"]) == (9_983_932, "20552", "370")
+    tbs = {_us(r): r for r in _trace("bbr_7MB_s7", "tb")}
+    assert tbs[9_982_732]["corrupt"] == "1" and tbs[9_983_732]["rv"] == "1"
+    # ... and every later copy came whole and left VR(R) at 370.
+    whole = [r for r in ue_rx if _us(r) > _us(head) and r["bytes"] == "20560"]
+    assert len(whole) >= 280 and all(r["ue_vr_r"] == "370" for r in whole)
+
+
+def test_seed_6_siad_stall_in_los_is_the_segment_rule_and_ends_when_tbs_shrink():
+    assert '"bins_differing": 0' in (TRACE / "siad_4MB_s6.json").read_text()
+    rlc = {_us(r) // 1000: r for r in _trace("siad_4MB_s6", "rlc")}
+    assert all(rlc[ms]["ue_vr_r"] == "720" for ms in range(1626, 5015))
+    assert int(rlc[5014]["max_retx_count"]) > 1000 and rlc[5015]["ue_vr_r"] == "726"
+    ue_rx = [r for r in _trace("siad_4MB_s6", "pdu") if r["who"] == "ue" and r["dir"] == "rx"]
+    early = [r for r in ue_rx if 1_626_000 <= _us(r) < 1_800_000]
+    assert [r["bytes"] for r in early].count("23109") == 1  # the head segment
+    assert sum(r["bytes"] == "23117" and r["ue_vr_r"] == "720" for r in early) > 100
+    # In NLOS the TBs fall to ~4 kB: SN 720 goes out in segments and completes at 5.015 s.
+    late = [r for r in ue_rx if 5_003_000 <= _us(r) < 5_014_900]
+    assert late and max(int(r["bytes"]) for r in late) < 6000
+
+
+def test_seed_7_siad_7mb_recoveries_resend_only_segments_the_ue_had():
+    import trace_evidence as ev
+
+    ip, tcp = _trace("siad_7MB_s7", "ip"), _trace("siad_7MB_s7", "tcp")
+    r = ev.reordering(ip, tcp)
+    assert r["ip_drops"] == 0 and r["fragments_interleaved"] > 1000
+    assert r["retransmissions"] == r["retransmitted_segments_the_ue_already_had"] == 136
+
+
+def test_seed_5_bbr_leaves_probertt_with_probertt_bandwidth():
+    post = [r for r in _trace("bbr_7MB_s5", "tcp") if r["ev"] == "post"]
+    probe = [r for r in post if r["bbr_state"] == "3"]  # PROBE_RTT
+    assert int(probe[0]["bbr_btlbw_bps"]) > 500e6
+    exit_ = next(r for r in post if _us(r) > _us(probe[-1]))
+    assert int(exit_["bbr_round"]) - int(probe[0]["bbr_round"]) >= 8
+    assert int(exit_["bbr_btlbw_bps"]) < 20e6 and int(exit_["cwnd"]) < 200_000
+
+
+def test_the_trees_acks_reach_the_sender_in_bursts_on_the_slot_grid():
+    # BBR 7 MB seed 5 at full rate in LOS, before ProbeRTT (validation/report.md, the ACK
+    # batching bullet): ACKs arrive together, 2-7 at a time, at instants a whole number of
+    # 250 us slots apart.
+    acks = [
+        _us(r)
+        for r in _trace("bbr_7MB_s5", "tcp")
+        if r["ev"] == "ack" and 10_000_000 <= _us(r) < 10_049_000
+    ]
+    instants = sorted(set(acks))
+    gaps = [b - a for a, b in zip(instants, instants[1:])]
+    assert len(acks) > 3 * len(instants)
+    assert all(g % 250 == 0 for g in gaps) and sorted(gaps)[len(gaps) // 2] == 500
+    assert max(acks.count(t) for t in instants) >= 5

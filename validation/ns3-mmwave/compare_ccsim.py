@@ -8,6 +8,7 @@ cc and the wall time per simulated second on both sides.
     python validation/ns3-mmwave/compare_ccsim.py --preset paper       # the paper-calibrated file
     python validation/ns3-mmwave/compare_ccsim.py --set radio.mmwave.cell.fading.enabled=false
     python validation/ns3-mmwave/compare_ccsim.py --tcp ns3.33 --markdown  # BBR/SIAD as the tree
+    python validation/ns3-mmwave/compare_ccsim.py --check-ledger  # every miss has its mechanism
 
 `--preset ns3mmwave` runs experiments/seed002_ns3mmwave.toml (ns3-mmwave's radio, issue 15),
 `--preset paper` experiments/seed002_siad_bbr.toml (calibrated to the paper's Table 2).
@@ -20,6 +21,10 @@ mean of the sender's RTT samples in the phase (one per ACK); ccsim's is the time
 its smoothed RTT over 20 ms samples in the phase (ccsim's per-ACK mean exists only for the
 whole run, printed on the last line of each block). At a steady rate the two coincide.
 Nothing here changes ccsim: it reports the gaps.
+
+`--check-ledger [PATH]` reruns the comparison misses.toml was written for (`--preset ns3mmwave
+--tcp ns3.33`, every golden seed) and exits 1, naming the cell, when a cell outside the
+tolerance has no entry in the ledger or an entry's cell is within it now (miss_ledger.py).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import json
 import re
 import statistics
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +43,8 @@ PRESETS = {
     "ns3mmwave": ROOT / "experiments" / "seed002_ns3mmwave.toml",
     "paper": ROOT / "experiments" / "seed002_siad_bbr.toml",
 }
+# Every miss of `--preset ns3mmwave --tcp ns3.33` with its mechanism (miss_ledger.py).
+LEDGER = Path(__file__).resolve().parent / "misses.toml"
 TOLERANCE = 0.10
 POINTS = 10.0
 PHASES = (("los1", 0.0, 5.0), ("nlos", 5.0, 10.0), ("los2", 10.0, 15.0))
@@ -270,6 +278,130 @@ def markdown(means: dict, rtts: dict, queues: dict, seeds: dict, effects: list) 
     return "\n".join(out)
 
 
+@dataclass
+class Comparison:
+    """Everything compare_ccsim.py prints: per (cc, buffer, phase) the (ns3-mmwave, ccsim) pairs
+    of goodput, RTT and RLC queue with their seeds; per (cc, buffer) the whole runs; the 4 MB
+    vs 7 MB rows; the wall times."""
+
+    means: dict = field(default_factory=dict)
+    rtts: dict = field(default_factory=dict)
+    queues: dict = field(default_factory=dict)
+    seeds: dict = field(default_factory=dict)
+    whole: dict = field(default_factory=dict)
+    walls: list = field(default_factory=list)
+    effects: list = field(default_factory=list)
+
+
+def golden_docs(seeds: list[int] | None = None) -> list[dict]:
+    docs = [json.loads(p.read_text()) for p in sorted(GOLDEN.glob("seed002_*.json"))]
+    return [d for d in docs if seeds is None or d["seed"] in seeds]
+
+
+def compare(
+    scenario: Path,
+    docs: list[dict],
+    extra: list[str],
+    tcp: str,
+    match_sinr: bool,
+    log=print,
+) -> Comparison:
+    """Runs ccsim on every golden run and collects the side by side (`log` gets the per-run
+    lines)."""
+    out = Comparison()
+    log(
+        "per phase: goodput Mb/s (ns3-mmwave | ccsim | gap), RTT ms (ns3-mmwave | ccsim | gap), SINR dB, RLC MB"
+    )
+    for d in docs:
+        cc, rlc, seed = d["cc"], d["rlc_buffer_bytes"], d["seed"]
+        ref_sinr = d["phases"]["los1"]["sinr_db"] if match_sinr else None
+        c = ccsim_phases(scenario, cc, rlc, seed, extra, tcp, ref_sinr)
+        stop = d.get("stopped_at_s", d["sim_time_s"])
+        log(
+            f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed} (ns3-mmwave run to {stop:g} s; "
+            f"ccsim's UE gain {c['whole']['sinr_offset_db']:+.2f} dB)"
+        )
+        for name, _, _ in PHASES:
+            if name not in d["phases"]:
+                continue  # a partial run (a prefix) does not cover this phase
+            n = d["phases"][name]
+            k = c[name]
+            log(
+                f"  {name:5s} goodput {n['goodput_mbps']:7.1f} | {k['goodput_mbps']:7.1f} | "
+                f"{pct(k['goodput_mbps'], n['goodput_mbps'])}   RTT {n['rtt_ms'] or 0:6.1f} | "
+                f"{k['rtt_ms']:6.1f} | {pct(k['rtt_ms'], n['rtt_ms'])}   SINR {n['sinr_db'] or 0:5.1f} | "
+                f"{k['sinr_db']:5.1f}   RLC {n['rlc_txon_bytes_mean'] / 1e6:4.2f} | {k['rlc_bytes'] / 1e6:4.2f}"
+            )
+            key = (cc, rlc, name)
+            out.means.setdefault(key, []).append((n["goodput_mbps"], k["goodput_mbps"]))
+            out.rtts.setdefault(key, []).append((n["rtt_ms"], k["rtt_ms"]))
+            out.seeds.setdefault(key, []).append(seed)
+            out.queues.setdefault(key, []).append((n["rlc_txon_bytes_mean"], k["rlc_bytes"]))
+        if d.get("stopped_at_s", d["sim_time_s"]) < d["sim_time_s"]:
+            continue
+        w, kw = d["whole_run"], c["whole"]
+        out.whole.setdefault((cc, rlc), []).append((w, kw, seed))
+        out.walls.append((d["wall_s_per_sim_s"], kw["wall_s"] / d["sim_time_s"]))
+        log(
+            f"  whole goodput {w['goodput_mbps']:7.1f} | {kw['goodput_mbps']:7.1f} | "
+            f"{pct(kw['goodput_mbps'], w['goodput_mbps'])}   RTT per ACK {w['rtt_ms']:6.1f} | "
+            f"{kw['rtt_ms']:6.1f}   recoveries {w['recoveries']} | {kw['recoveries']}   "
+            f"RTOs {w['rtos']} | {kw['rtos']}"
+        )
+    out.effects = effect_rows(out.whole)
+    return out
+
+
+def print_summary(r: Comparison) -> None:
+    """The means over seeds, the 4 MB vs 7 MB rows, the counts and the wall times."""
+    print(
+        "\nmean over seeds per phase: goodput Mb/s and RTT ms (ns3-mmwave | ccsim | gap | verdict)"
+    )
+    hits = 0
+    for key, pairs in sorted(r.means.items()):
+        cc, rlc, name = key
+        ns, cs = mean_pair(pairs)
+        nr, cr = mean_pair(r.rtts[key])
+        ok_g, ok_r = within(ns, cs), within(nr, cr)
+        hits += bool(ok_g) + bool(ok_r)
+        print(
+            f"  {cc:8s} {rlc / 1e6:g} MB {name:5s} {ns:7.1f} | {cs:7.1f} | {pct(cs, ns)} "
+            f"{'ok  ' if ok_g else 'MISS'}   RTT {nr or 0:5.1f} | {cr:5.1f} | {pct(cr, nr)} "
+            f"{'ok' if ok_r else 'MISS'}  ({len(pairs)} seeds)"
+        )
+    print(f"  {hits} of {2 * len(r.means)} phase comparisons within {TOLERANCE:.0%}")
+    print("\n4 MB vs 7 MB, whole run (change in %, ns3-mmwave | ccsim | difference in points)")
+    for cc, metric, label, dn, dc, spread in r.effects:
+        verdict = "ok" if abs(dc - dn) <= POINTS else "MISS"
+        print(
+            f"  {cc:8s} {metric:13s} {label:18s} {dn:+6.1f} | {dc:+6.1f} | {dc - dn:+5.1f} {verdict}"
+            + (
+                f"  (per seed {spread[0][0]:+.1f} to {spread[0][1]:+.1f} | "
+                f"{spread[1][0]:+.1f} to {spread[1][1]:+.1f})"
+                if spread
+                else ""
+            )
+        )
+    verdicts = [within(*p) for key in r.means for table in (r.means, r.rtts) for p in table[key]]
+    per_seed = [v for v in verdicts if v is not None]
+    seed_hits = sum(per_seed)
+    effect_hits = sum(abs(e[4] - e[3]) <= POINTS for e in r.effects)
+    print(
+        f"  counts: {seed_hits} of {len(per_seed)} per-seed phase comparisons within "
+        f"{TOLERANCE:.0%} ({len(verdicts) - len(per_seed)} more without a reference RTT sample), "
+        f"{hits} of {2 * len(r.means)} means, {effect_hits} of {len(r.effects)} "
+        f"4 MB vs 7 MB rows within {POINTS:g} points"
+    )
+    if r.walls:
+        ns_w = statistics.fmean(w[0] for w in r.walls)
+        cs_w = statistics.fmean(w[1] for w in r.walls)
+        print(
+            f"\nwall time per simulated second: ns3-mmwave {min(w[0] for w in r.walls):.0f}-"
+            f"{max(w[0] for w in r.walls):.0f} s (mean {ns_w:.1f}), ccsim {cs_w * 1000:.0f} ms "
+            f"(mean; {ns_w / cs_w:.0f}x faster)"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", action="append", default=[], help="ccsim override KEY=VALUE")
@@ -288,110 +420,34 @@ def main() -> None:
         help="keep the preset's UE antenna gain for every seed (default with --preset ns3mmwave: "
         "offset it so that ccsim's LOS 0-5 s SINR is the seed's own)",
     )
+    ap.add_argument(
+        "--check-ledger",
+        nargs="?",
+        const=LEDGER,
+        type=Path,
+        metavar="PATH",
+        help="run the ledger's comparison (misses.toml: its preset and --tcp, every seed) and "
+        "fail, naming the cell, on a miss without an entry or an entry whose cell is within",
+    )
     a = ap.parse_args()
+    if a.check_ledger is not None:
+        if a.set or a.seeds or a.no_match_sinr:
+            ap.error(
+                "--check-ledger runs the ledger's own comparison: no --set/--seeds/--no-match-sinr"
+            )
+        import miss_ledger
+
+        sys.exit(miss_ledger.main_check(a.check_ledger))
     scenario = PRESETS[a.preset]
     print(f"ccsim scenario: {scenario.relative_to(ROOT)} {' '.join(a.set)} (TCP as {a.tcp})")
-    docs = [json.loads(p.read_text()) for p in sorted(GOLDEN.glob("seed002_*.json"))]
-    if a.seeds is not None:
-        docs = [d for d in docs if d["seed"] in a.seeds]
+    docs = golden_docs(a.seeds)
     if not docs:
         sys.exit(f"no golden data in {GOLDEN}: run run_reference.py first")
-    means: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
-    rtts: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
-    queues: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
-    seeds: dict[tuple[str, int, str], list[int]] = {}
-    whole: dict[tuple[str, int], list[tuple[dict, dict, int]]] = {}
-    walls: list[tuple[float, float]] = []
-    print(
-        "per phase: goodput Mb/s (ns3-mmwave | ccsim | gap), RTT ms (ns3-mmwave | ccsim | gap), SINR dB, RLC MB"
-    )
-    for d in docs:
-        cc, rlc, seed = d["cc"], d["rlc_buffer_bytes"], d["seed"]
-        match = a.preset == "ns3mmwave" and not a.no_match_sinr
-        ref_sinr = d["phases"]["los1"]["sinr_db"] if match else None
-        c = ccsim_phases(scenario, cc, rlc, seed, a.set, a.tcp, ref_sinr)
-        stop = d.get("stopped_at_s", d["sim_time_s"])
-        print(
-            f"\n{cc} RLC {rlc / 1e6:g} MB seed {seed} (ns3-mmwave run to {stop:g} s; "
-            f"ccsim's UE gain {c['whole']['sinr_offset_db']:+.2f} dB)"
-        )
-        for name, _, _ in PHASES:
-            if name not in d["phases"]:
-                continue  # a partial run (a prefix) does not cover this phase
-            n = d["phases"][name]
-            k = c[name]
-            print(
-                f"  {name:5s} goodput {n['goodput_mbps']:7.1f} | {k['goodput_mbps']:7.1f} | "
-                f"{pct(k['goodput_mbps'], n['goodput_mbps'])}   RTT {n['rtt_ms'] or 0:6.1f} | "
-                f"{k['rtt_ms']:6.1f} | {pct(k['rtt_ms'], n['rtt_ms'])}   SINR {n['sinr_db'] or 0:5.1f} | "
-                f"{k['sinr_db']:5.1f}   RLC {n['rlc_txon_bytes_mean'] / 1e6:4.2f} | {k['rlc_bytes'] / 1e6:4.2f}"
-            )
-            means.setdefault((cc, rlc, name), []).append((n["goodput_mbps"], k["goodput_mbps"]))
-            rtts.setdefault((cc, rlc, name), []).append((n["rtt_ms"], k["rtt_ms"]))
-            seeds.setdefault((cc, rlc, name), []).append(seed)
-            queues.setdefault((cc, rlc, name), []).append(
-                (n["rlc_txon_bytes_mean"], k["rlc_bytes"])
-            )
-        if d.get("stopped_at_s", d["sim_time_s"]) < d["sim_time_s"]:
-            continue
-        w, kw = d["whole_run"], c["whole"]
-        whole.setdefault((cc, rlc), []).append((w, kw, seed))
-        walls.append((d["wall_s_per_sim_s"], kw["wall_s"] / d["sim_time_s"]))
-        print(
-            f"  whole goodput {w['goodput_mbps']:7.1f} | {kw['goodput_mbps']:7.1f} | "
-            f"{pct(kw['goodput_mbps'], w['goodput_mbps'])}   RTT per ACK {w['rtt_ms']:6.1f} | "
-            f"{kw['rtt_ms']:6.1f}   recoveries {w['recoveries']} | {kw['recoveries']}   "
-            f"RTOs {w['rtos']} | {kw['rtos']}"
-        )
-    print(
-        "\nmean over seeds per phase: goodput Mb/s and RTT ms (ns3-mmwave | ccsim | gap | verdict)"
-    )
-    hits = 0
-    for key, pairs in sorted(means.items()):
-        cc, rlc, name = key
-        ns, cs = mean_pair(pairs)
-        nr, cr = mean_pair(rtts[key])
-        ok_g, ok_r = within(ns, cs), within(nr, cr)
-        hits += bool(ok_g) + bool(ok_r)
-        print(
-            f"  {cc:8s} {rlc / 1e6:g} MB {name:5s} {ns:7.1f} | {cs:7.1f} | {pct(cs, ns)} "
-            f"{'ok  ' if ok_g else 'MISS'}   RTT {nr or 0:5.1f} | {cr:5.1f} | {pct(cr, nr)} "
-            f"{'ok' if ok_r else 'MISS'}  ({len(pairs)} seeds)"
-        )
-    print(f"  {hits} of {2 * len(means)} phase comparisons within {TOLERANCE:.0%}")
-    print("\n4 MB vs 7 MB, whole run (change in %, ns3-mmwave | ccsim | difference in points)")
-    effects = effect_rows(whole)
-    for cc, metric, label, dn, dc, spread in effects:
-        verdict = "ok" if abs(dc - dn) <= POINTS else "MISS"
-        print(
-            f"  {cc:8s} {metric:13s} {label:18s} {dn:+6.1f} | {dc:+6.1f} | {dc - dn:+5.1f} {verdict}"
-            + (
-                f"  (per seed {spread[0][0]:+.1f} to {spread[0][1]:+.1f} | "
-                f"{spread[1][0]:+.1f} to {spread[1][1]:+.1f})"
-                if spread
-                else ""
-            )
-        )
-    verdicts = [within(*p) for key in means for table in (means, rtts) for p in table[key]]
-    per_seed = [v for v in verdicts if v is not None]
-    seed_hits = sum(per_seed)
-    effect_hits = sum(abs(e[4] - e[3]) <= POINTS for e in effects)
-    print(
-        f"  counts: {seed_hits} of {len(per_seed)} per-seed phase comparisons within "
-        f"{TOLERANCE:.0%} ({len(verdicts) - len(per_seed)} more without a reference RTT sample), "
-        f"{hits} of {2 * len(means)} means, {effect_hits} of {len(effects)} "
-        f"4 MB vs 7 MB rows within {POINTS:g} points"
-    )
-    if walls:
-        ns_w = statistics.fmean(w[0] for w in walls)
-        cs_w = statistics.fmean(w[1] for w in walls)
-        print(
-            f"\nwall time per simulated second: ns3-mmwave {min(w[0] for w in walls):.0f}-"
-            f"{max(w[0] for w in walls):.0f} s (mean {ns_w:.1f}), ccsim {cs_w * 1000:.0f} ms "
-            f"(mean; {ns_w / cs_w:.0f}x faster)"
-        )
+    match = a.preset == "ns3mmwave" and not a.no_match_sinr
+    r = compare(scenario, docs, a.set, a.tcp, match)
+    print_summary(r)
     if a.markdown:
-        print("\n" + markdown(means, rtts, queues, seeds, effects))
+        print("\n" + markdown(r.means, r.rtts, r.queues, r.seeds, r.effects))
 
 
 if __name__ == "__main__":

@@ -45,6 +45,9 @@ def rlc_stalls(rlc: list[dict], pdu: list[dict], tb: list[dict], min_ms: int = 1
             if int(row["t_us"]) - int(start["t_us"]) >= min_ms * 1000:
                 out.append(describe_stall(start, prev, row, pdu, tb))
             start = None
+    # A stall still running when the trace ends (seed 7's, which lasts to the end of the run).
+    if start is not None and int(rlc[-1]["t_us"]) - int(start["t_us"]) >= min_ms * 1000:
+        out.append(describe_stall(start, rlc[-1], rlc[-1], pdu, tb))
     return out
 
 
