@@ -103,7 +103,8 @@ def _seed001(ctx: Context, cca: str, metric: str, label: str, what: str) -> Outc
             "cca",
             path,
             ylabel=label,
-            title=f"Seed 001 in ccsim: {label} vs UE speed",
+            xlabel="UE speed (m/s)",
+            title=f"Seed 001 in ccsim: {label} vs UE speed\n(dual connectivity, seeds 1-2, 95 % CI)",
         )
     out.figures.append(path)
     return out
