@@ -455,7 +455,8 @@ def seed000_fig6(ctx: Context) -> Outcome:
     from ccsim.aggregate import aggregate
 
     df = ctx.store("seed000_multiflow.toml").frame("runs")
-    m = df.set_index(["cca", "ue0", "dst", "seed"])["ue.delivered_packets"]
+    # Sorted: partial-key lookups on an unsorted MultiIndex warn (pandas PerformanceWarning).
+    m = df.set_index(["cca", "ue0", "dst", "seed"])["ue.delivered_packets"].sort_index()
     out = Outcome()
     for cca in ("cubic", "yeah"):
         r = m[cca, "with UE0", "ue4"] / m[cca, "without UE0", "ue4"]
