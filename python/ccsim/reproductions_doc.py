@@ -25,7 +25,8 @@ figure and table of seeds 000-004 is listed with a verdict:
 Each target runs a study (`studies/*.toml`; results in `results/studies/<name>/`, rerunnable
 and resumable) and can be rerun alone: `ccsim reproduce <target>`. The papers' numbers are
 typed once, with their source, in `python/ccsim/papers.py`; the verdict rules are in
-`python/ccsim/reproduce.py`.
+`python/ccsim/verdicts.py` and each paper's `python/ccsim/targets_seed00N.py`. The figures
+are in `img/reproduce/`, each under its target's table.
 
 ## Summary
 
