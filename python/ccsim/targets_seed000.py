@@ -195,7 +195,42 @@ def seed000_fig1(ctx: Context) -> Outcome:
             title="Seed 000 Fig. III-B in ccsim (95 % CI, 3 seeds)",
         )
     )
+    out.figures.append(_fig1_over_time(ctx, df))
     return out
+
+
+def _fig1_over_time(ctx: Context, runs: Any) -> Path:
+    """The paper's Fig. III-B is throughput over time (its text reads LOS and NLOS phases and
+    the recovery after NLOS off it): one column per blockage scenario, one row per seed, one
+    line per setting, in the study's order."""
+    from ccsim import figures
+
+    store = ctx.store("seed000_fig1.toml")
+    s = store.query(
+        "SELECT s.t_s, s.goodput_mbps, r.blockage, r.setting, r.seed FROM series s "
+        "JOIN runs r USING (run_key)"
+    )
+    seeds = sorted(set(s["seed"]))
+    wide = s.pivot_table(
+        index=["blockage", "setting", "t_s"], columns="seed", values="goodput_mbps"
+    ).reset_index()
+    wide.columns = [c if isinstance(c, str) else f"seed {c}" for c in wide.columns]
+    order = {k: i for i, k in enumerate(dict.fromkeys(zip(runs["blockage"], runs["setting"])))}
+    wide = (
+        wide.assign(_o=[order[k] for k in zip(wide["blockage"], wide["setting"])])
+        .sort_values(["_o", "t_s"], kind="stable")
+        .drop(columns="_o")
+    )
+    return figures.overlaid_series(
+        wide,
+        "setting",
+        [(f"seed {k}", f"seed {k}: Mb/s") for k in seeds],
+        ctx.out / "seed000_fig1_time.png",
+        smooth=5,
+        facet="blockage",
+        title="Seed 000 Fig. III-B in ccsim: CUBIC throughput over time (100 ms average; "
+        "where RLC is not seen, RLC + RTO is drawn over it)",
+    )
 
 
 # ---- seed 000 Fig. 3 (street) ----------------------------------------------------------------
