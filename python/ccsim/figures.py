@@ -220,18 +220,28 @@ def curves_with_ci(
     ylabel: str = "",
     title: str = "",
     xlabel: str = "",
+    points: pd.DataFrame | None = None,
+    point_y: str = "",
 ) -> Path:
-    """`mean` against `x`, one curve per `hue`, shaded by the 95 % CI (`ci` = half-width)."""
+    """`mean` against `x`, one curve per `hue`, shaded by the 95 % CI (`ci` = half-width).
+
+    `points` (columns `x`, `hue`, `point_y`): the runs behind each mean as dots. With two
+    seeds the CI is wide (t = 12.7) and can reach below zero; the dots show what ran."""
     fig, ax = plt.subplots(figsize=(6.5, 4))
     for h, g in agg.groupby(hue, sort=False):
         g = g.sort_values(x)
-        ax.plot(g[x], g[mean], marker="o", label=str(h))
+        (line,) = ax.plot(g[x], g[mean], marker="o", label=str(h))
         lo = g[mean] - g[ci].fillna(0)
         hi = g[mean] + g[ci].fillna(0)
         ax.fill_between(g[x], lo, hi, alpha=0.2)
+        if points is not None:
+            p = points[points[hue] == h]
+            ax.plot(p[x], p[point_y], "x", color=line.get_color(), ms=5, alpha=0.8)
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or mean)
     ax.grid(alpha=0.3)
+    if points is not None:
+        ax.plot([], [], "x", color="grey", label="each seed")
     ax.legend(fontsize=8)
     ax.set_title(title)
     return _save(fig, path)

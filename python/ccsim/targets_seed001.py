@@ -104,7 +104,9 @@ def _seed001(ctx: Context, cca: str, metric: str, label: str, what: str) -> Outc
             path,
             ylabel=label,
             xlabel="UE speed (m/s)",
-            title=f"Seed 001 in ccsim: {label} vs UE speed\n(dual connectivity, seeds 1-2, 95 % CI)",
+            points=df[df["connectivity"] == "dual_connectivity"],
+            point_y=metric,
+            title=f"Seed 001 in ccsim: {label} vs UE speed\n(dual connectivity, mean of seeds 1-2 with its 95 % CI; x: each seed)",
         )
     out.figures.append(path)
     return out
