@@ -144,6 +144,26 @@ def test_figure_types_write_images(tmp_path: Path) -> None:
         assert p.stat().st_size > 5000 and p.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_doc_keeps_a_targets_table_header_figures_and_paper_notes(tmp_path: Path) -> None:
+    from ccsim.reproductions_doc import write_doc
+
+    fig = tmp_path / "out" / "seed003_x.png"
+    fig.parent.mkdir()
+    fig.write_bytes(b"\x89PNG fake")
+    sweep = Outcome([Row("q", "p", "3.2 (1.0-9.0)", "yes")], [fig], ["a note"], "ccsim median")
+    doc = write_doc(tmp_path / "docs" / "reproductions.md", {"seed003-table1": sweep})
+    text = doc.read_text()
+    # The target's own ccsim column header, not the default "± 95 % CI" one.
+    assert "| quantity | paper | ccsim median | verdict |" in text
+    assert "ccsim ± 95 % CI" not in text
+    assert "![seed003-table1](img/reproduce/seed003_x.png)" in text
+    assert (doc.parent / "img" / "reproduce" / "seed003_x.png").read_bytes() == fig.read_bytes()
+    # Each paper's standing note sits under its heading; a target that did not run says so.
+    for paper, note in papers.PAPER_NOTES.items():
+        assert f"## {paper}\n\n{note}\n" in text
+    assert "### seed002-table2: " in text and "**runnable**" in text
+
+
 def test_two_sigma_ellipse_of_an_axis_aligned_cloud() -> None:
     x = np.array([-1.0, 1.0, -1.0, 1.0])
     y = np.array([-2.0, -2.0, 2.0, 2.0])
@@ -160,4 +180,6 @@ def test_cli_reproduce_list_and_bad_target() -> None:
         assert it.id in r.stdout
     assert "seed004-fig4" in r.stdout and "not runnable" in r.stdout
     r = ccsim_cli("reproduce", "seed009-fig1")
-    assert r.returncode == 2 and "unknown target" in r.stderr
+    assert r.returncode == 2 and "unknown target" in r.stderr and "seed009-fig1" in r.stderr
+    # The error names what can be run instead.
+    assert "seed002-table2" in r.stderr and "seed004-fig14" in r.stderr

@@ -180,11 +180,18 @@ def grouped_bars(
     path: Path,
     ylabel: str = "",
     title: str = "",
+    xlabel: str = "",
+    logy: bool = False,
 ) -> Path:
-    """Bars of `mean` per `category`, one bar per `hue` value, with `err` as error bars."""
+    """Bars of `mean` per `category`, one bar per `hue` value, with `err` as error bars.
+
+    `logy`: a log y axis, for bars that span orders of magnitude (one dominant flow would
+    flatten the others to nothing on a linear axis)."""
     cats = list(dict.fromkeys(agg[category]))
     hues = list(dict.fromkeys(agg[hue]))
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(cats) * len(hues) / 2 + 3), 4))
+    # Capped: 10 categories x 4 hues gave a 21-inch-wide figure that no page shows whole.
+    width_in = min(12, max(6, 0.9 * len(cats) * len(hues) / 2 + 3))
+    fig, ax = plt.subplots(figsize=(width_in, 4))
     width = 0.8 / len(hues)
     for k, h in enumerate(hues):
         sel = agg[agg[hue] == h].set_index(category).reindex(cats)
@@ -193,6 +200,10 @@ def grouped_bars(
         ax.bar(xs, sel[mean].to_numpy(), width, yerr=yerr, capsize=3, label=str(h))
     ax.set_xticks(range(len(cats)), [str(c) for c in cats])
     ax.set_ylabel(ylabel or mean)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if logy:
+        ax.set_yscale("log")
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=8)
     ax.set_title(title)
@@ -208,18 +219,29 @@ def curves_with_ci(
     path: Path,
     ylabel: str = "",
     title: str = "",
+    xlabel: str = "",
+    points: pd.DataFrame | None = None,
+    point_y: str = "",
 ) -> Path:
-    """`mean` against `x`, one curve per `hue`, shaded by the 95 % CI (`ci` = half-width)."""
+    """`mean` against `x`, one curve per `hue`, shaded by the 95 % CI (`ci` = half-width).
+
+    `points` (columns `x`, `hue`, `point_y`): the runs behind each mean as dots. With two
+    seeds the CI is wide (t = 12.7) and can reach below zero; the dots show what ran."""
     fig, ax = plt.subplots(figsize=(6.5, 4))
     for h, g in agg.groupby(hue, sort=False):
         g = g.sort_values(x)
-        ax.plot(g[x], g[mean], marker="o", label=str(h))
+        (line,) = ax.plot(g[x], g[mean], marker="o", label=str(h))
         lo = g[mean] - g[ci].fillna(0)
         hi = g[mean] + g[ci].fillna(0)
         ax.fill_between(g[x], lo, hi, alpha=0.2)
-    ax.set_xlabel(x)
+        if points is not None:
+            p = points[points[hue] == h]
+            ax.plot(p[x], p[point_y], "x", color=line.get_color(), ms=5, alpha=0.8)
+    ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or mean)
     ax.grid(alpha=0.3)
+    if points is not None:
+        ax.plot([], [], "x", color="grey", label="each seed")
     ax.legend(fontsize=8)
     ax.set_title(title)
     return _save(fig, path)

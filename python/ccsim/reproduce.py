@@ -125,7 +125,12 @@ def main(args: argparse.Namespace) -> int:
         return 2
     unknown = [n for n in names if n not in papers.BY_ID]
     if unknown:
-        print(f"error: unknown target(s) {unknown}; see `ccsim reproduce --list`", file=sys.stderr)
+        runnable = ", ".join(i.id for i in ITEMS if i.id in TARGETS)
+        print(
+            f"error: unknown target(s) {', '.join(unknown)}; runnable targets: {runnable} "
+            "(`ccsim reproduce --list` lists every figure and table)",
+            file=sys.stderr,
+        )
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

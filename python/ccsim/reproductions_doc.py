@@ -3,6 +3,7 @@ seed papers with its verdict, the runnable ones with their paper-vs-ccsim tables
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from datetime import date
 from pathlib import Path
@@ -24,7 +25,8 @@ figure and table of seeds 000-004 is listed with a verdict:
 Each target runs a study (`studies/*.toml`; results in `results/studies/<name>/`, rerunnable
 and resumable) and can be rerun alone: `ccsim reproduce <target>`. The papers' numbers are
 typed once, with their source, in `python/ccsim/papers.py`; the verdict rules are in
-`python/ccsim/reproduce.py`.
+`python/ccsim/verdicts.py` and each paper's `python/ccsim/targets_seed00N.py`. The figures
+are in `img/reproduce/`, each under its target's table.
 
 ## Summary
 
@@ -47,9 +49,13 @@ def write_doc(path: Path, outcomes: dict[str, Outcome]) -> Path:
         if it.paper != current:
             current = it.paper
             text += f"\n## {it.paper}\n"
+            if it.paper in papers.PAPER_NOTES:
+                text += f"\n{papers.PAPER_NOTES[it.paper]}\n"
         if it.id in outcomes:
             o = outcomes[it.id]
-            copied: Any = Outcome(o.rows, [], o.notes)
+            # A copy with its own figure list; replace() keeps every other field (the ccsim
+            # column's header too: seed 003 reports a median and spread, not a mean ± CI).
+            copied: Any = dataclasses.replace(o, figures=[])
             for f in o.figures:
                 dest = img / Path(f).name
                 shutil.copyfile(f, dest)

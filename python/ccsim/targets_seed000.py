@@ -180,7 +180,8 @@ def seed000_fig1(ctx: Context) -> Outcome:
         "stall's trigger nor the stall (validation/report.md, seed 000 in the ns3-mmwave "
         'section; docs/radio.md, "RLC AM stalls in ccsim").'
     )
-    agg = aggregate(df, ["blockage", "setting"], ["goodput_mbps"])
+    # aggregate() sorts its groups; the bars keep the study's order (baseline, RLC, RLC + RTO).
+    agg = _in_order_of(aggregate(df, ["blockage", "setting"], ["goodput_mbps"]), df)
     out.figures.append(
         figures.grouped_bars(
             agg,
@@ -190,10 +191,46 @@ def seed000_fig1(ctx: Context) -> Outcome:
             "goodput_mbps_ci95",
             ctx.out / "seed000_fig1.png",
             ylabel="CUBIC throughput (Mb/s)",
+            xlabel="blockage scenario",
             title="Seed 000 Fig. III-B in ccsim (95 % CI, 3 seeds)",
         )
     )
+    out.figures.append(_fig1_over_time(ctx, df))
     return out
+
+
+def _fig1_over_time(ctx: Context, runs: Any) -> Path:
+    """The paper's Fig. III-B is throughput over time (its text reads LOS and NLOS phases and
+    the recovery after NLOS off it): one column per blockage scenario, one row per seed, one
+    line per setting, in the study's order."""
+    from ccsim import figures
+
+    store = ctx.store("seed000_fig1.toml")
+    s = store.query(
+        "SELECT s.t_s, s.goodput_mbps, r.blockage, r.setting, r.seed FROM series s "
+        "JOIN runs r USING (run_key)"
+    )
+    seeds = sorted(set(s["seed"]))
+    wide = s.pivot_table(
+        index=["blockage", "setting", "t_s"], columns="seed", values="goodput_mbps"
+    ).reset_index()
+    wide.columns = [c if isinstance(c, str) else f"seed {c}" for c in wide.columns]
+    order = {k: i for i, k in enumerate(dict.fromkeys(zip(runs["blockage"], runs["setting"])))}
+    wide = (
+        wide.assign(_o=[order[k] for k in zip(wide["blockage"], wide["setting"])])
+        .sort_values(["_o", "t_s"], kind="stable")
+        .drop(columns="_o")
+    )
+    return figures.overlaid_series(
+        wide,
+        "setting",
+        [(f"seed {k}", f"seed {k}: Mb/s") for k in seeds],
+        ctx.out / "seed000_fig1_time.png",
+        smooth=5,
+        facet="blockage",
+        title="Seed 000 Fig. III-B in ccsim: CUBIC throughput over time (100 ms average; "
+        "where RLC is not seen, RLC + RTO is drawn over it)",
+    )
 
 
 # ---- seed 000 Fig. 3 (street) ----------------------------------------------------------------
@@ -305,8 +342,9 @@ def seed000_fig3b(ctx: Context) -> Outcome:
         "interruption longer than the 200 ms minimum RTO; ns3-mmwave's is 5-8.5 ms. CUBIC's "
         "quicker return to the link rate is not checked (the curves are not in the "
         "text). Seeds 1-2. With ns3-mmwave's handover loss (radio.handover.forward_loss_bytes: "
-        "3.3 MB measured at the first handover of the ns3-mmwave handover reference, 50 kB at "
-        "a later one), seeds 1-3, every handover is a SACK fast recovery: CUBIC 7-8 "
+        "3.3 MB, sized to the TCP episode of the first handover of the ns3-mmwave handover "
+        "reference, where 307 segments were lost and ns-3.33 resent 2 337 "
+        "(validation/ns3-mmwave/README.md §8.2); 50 kB at a later one), seeds 1-3, every handover is a SACK fast recovery: CUBIC 7-8 "
         "recoveries and 7 567-7 823 retransmissions (3.3 MB) or 253-289 (50 kB), YeAH 2-4 "
         "recoveries, 0 timeouts in all 12 runs. Handovers then reach TCP, as a multiplicative "
         "decrease, not a restart from slow start; the reference itself (NewReno, 5 handovers) "
@@ -322,9 +360,10 @@ def seed000_fig3b(ctx: Context) -> Outcome:
             title="Seed 000 Fig. 3(b) in ccsim: SINR by serving AP, NLOS shaded (CUBIC, seed 1)",
         )
     )
+    # Every seed of the study, one column each: the claim is about the curves over time.
     s = store.query(
-        "SELECT s.t_s, s.goodput_mbps, s.cwnd_bytes / 1e6 AS cwnd_mb, r.cca FROM series s "
-        "JOIN runs r USING (run_key) WHERE r.seed = 1 ORDER BY r.cca, s.t_s"
+        "SELECT s.t_s, s.goodput_mbps, s.cwnd_bytes / 1e6 AS cwnd_mb, r.cca, r.seed FROM series s "
+        "JOIN runs r USING (run_key) ORDER BY r.seed, r.cca, s.t_s"
     )
     out.figures.append(
         figures.overlaid_series(
@@ -333,7 +372,8 @@ def seed000_fig3b(ctx: Context) -> Outcome:
             [("goodput_mbps", "throughput (Mb/s)"), ("cwnd_mb", "cwnd (MB)")],
             ctx.out / "seed000_fig3b.png",
             smooth=5,
-            title="Seed 000 Fig. 3(b) in ccsim: CUBIC vs YeAH along the street (seed 1)",
+            facet="seed",
+            title="Seed 000 Fig. 3(b) in ccsim: CUBIC vs YeAH along the street, per seed",
         )
     )
     return out
@@ -450,7 +490,8 @@ def seed000_fig6(ctx: Context) -> Outcome:
     from ccsim.aggregate import aggregate
 
     df = ctx.store("seed000_multiflow.toml").frame("runs")
-    m = df.set_index(["cca", "ue0", "dst", "seed"])["ue.delivered_packets"]
+    # Sorted: partial-key lookups on an unsorted MultiIndex warn (pandas PerformanceWarning).
+    m = df.set_index(["cca", "ue0", "dst", "seed"])["ue.delivered_packets"].sort_index()
     out = Outcome()
     for cca in ("cubic", "yeah"):
         r = m[cca, "with UE0", "ue4"] / m[cca, "without UE0", "ue4"]
@@ -496,8 +537,17 @@ def seed000_fig6(ctx: Context) -> Outcome:
             "ue.delivered_packets_mean",
             "ue.delivered_packets_ci95",
             ctx.out / "seed000_fig6.png",
-            ylabel="packets received",
+            ylabel="packets received (log scale)",
+            logy=True,
             title="Seed 000 Fig. 6 in ccsim: packets per UE, with and without UE0",
         )
     )
     return out
+
+
+def _in_order_of(agg: Any, df: Any) -> Any:
+    """`agg`'s rows in the order their groups first appear in `df` (the study's order)."""
+    cols = [c for c in agg.columns if c in df.columns]
+    first = {k: i for i, k in enumerate(dict.fromkeys(map(tuple, df[cols].to_numpy())))}
+    rank = [first.get(tuple(r), len(first)) for r in agg[cols].to_numpy()]
+    return agg.assign(_rank=rank).sort_values("_rank", kind="stable").drop(columns="_rank")

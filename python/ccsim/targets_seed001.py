@@ -103,7 +103,10 @@ def _seed001(ctx: Context, cca: str, metric: str, label: str, what: str) -> Outc
             "cca",
             path,
             ylabel=label,
-            title=f"Seed 001 in ccsim: {label} vs UE speed",
+            xlabel="UE speed (m/s)",
+            points=df[df["connectivity"] == "dual_connectivity"],
+            point_y=metric,
+            title=f"Seed 001 in ccsim: {label} vs UE speed\n(dual connectivity, mean of seeds 1-2 with its 95 % CI; x: each seed)",
         )
     out.figures.append(path)
     return out

@@ -154,6 +154,7 @@ def _seed002_series_figure(ctx: Context, df: Any, mb: int, name: str, table: boo
             "goodput_mbps_ci95",
             ctx.out / name,
             ylabel="average throughput (Mb/s)",
+            xlabel="RLC buffer (MB)",
             title="Seed 002 Table 2 in ccsim (95 % CI, seeds 2-7)",
         )
     s = _seed002_series(ctx, mb)
@@ -166,6 +167,26 @@ def _seed002_series_figure(ctx: Context, df: Any, mb: int, name: str, table: boo
         shade=[papers.SEED002_NLOS_S],
         smooth=5,
         title=f"Seed 002, RLC {mb} MB, seed 2: SIAD vs BBR (100 ms average)",
+    )
+
+
+def _seed002_seeds_figure(ctx: Context, mb: int, name: str) -> Path:
+    """Every seed of the study, SIAD and BBR side by side: the verdict is over all six seeds,
+    the paper-style figure above shows one."""
+    from ccsim import figures
+
+    s = _seed002_series(ctx, mb)
+    s = s.assign(run=[f"seed {k}" for k in s["seed"]], cca=s["cca"].str.upper())
+    seeds = sorted(set(s["seed"]))
+    return figures.overlaid_series(
+        s,
+        "run",
+        [("goodput_mbps", "throughput (Mb/s)"), ("srtt_ms", "smoothed RTT (ms)")],
+        ctx.out / name,
+        shade=[papers.SEED002_NLOS_S],
+        smooth=5,
+        facet="cca",
+        title=f"Seed 002, RLC {mb} MB, seeds {seeds[0]}-{seeds[-1]} (100 ms average)",
     )
 
 
@@ -212,6 +233,7 @@ def seed002_fig2(ctx: Context) -> Outcome:
     if note:
         out.notes.append(note)
     out.figures.append(_seed002_series_figure(ctx, df, 7, "seed002_fig2.png"))
+    out.figures.append(_seed002_seeds_figure(ctx, 7, "seed002_fig2_seeds.png"))
     return out
 
 
@@ -243,6 +265,7 @@ def seed002_fig3(ctx: Context) -> Outcome:
         out.notes.append(note)
     df = ctx.store("seed002_table2.toml").frame("runs")
     out.figures.append(_seed002_series_figure(ctx, df, 4, "seed002_fig3.png"))
+    out.figures.append(_seed002_seeds_figure(ctx, 4, "seed002_fig3_seeds.png"))
     return out
 
 

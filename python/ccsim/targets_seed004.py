@@ -27,6 +27,7 @@ STUDIES = {
     "lte": "studies/seed004_lte.toml",
 }
 ROUTING_LABEL = {"olsr": "OLSR", "bp_per_packet": "per-packet", "bp_per_flow": "per-flow"}
+TOPOLOGY_LABEL = {"modena_tree": "plain-tree Modena", "modena_redundant": "redundant Modena"}
 CCAS = ("newreno", "cubic", "highspeed", "westwood", "hybla", "scalable", "vegas")
 CACHE = Path("results") / "seed004"
 
@@ -107,6 +108,39 @@ def jfi(rs: list[Run], **labels: object) -> float:
     return sum(v) / len(v) if v else float("nan")
 
 
+def jfi_figure(rs: list[Run], topo: str, path: Path) -> Path:
+    """Jain's index of goodput per routing: the mean over seeds as a bar, each seed as a dot."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.8))
+    for i, r in enumerate(ROUTING_LABEL):
+        per_seed = [
+            x["mesh"]["jain_goodput"]
+            for x in rs
+            if _match(x, {"routing": r}) and x["mesh"]["jain_goodput"] is not None
+        ]
+        ax.bar(i, jfi(rs, routing=r), 0.6, color="tab:blue", alpha=0.6, edgecolor="black")
+        ax.plot([i] * len(per_seed), per_seed, "o", color="black", ms=4)
+    ax.set_xticks(range(len(ROUTING_LABEL)), list(ROUTING_LABEL.values()))
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("Jain's index of goodput")
+    ax.grid(alpha=0.3, axis="y")
+    seeds = sorted({x["seed"] for x in rs})
+    ax.set_title(
+        f"Seed 004 in ccsim: 75 CUBIC flows, {TOPOLOGY_LABEL[topo]}\n"
+        f"bar: mean over seeds {seeds[0]}-{seeds[-1]}; dots: each seed",
+        fontsize=10,
+    )
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def mean(v: list[float]) -> float:
     return sum(v) / len(v) if v else float("nan")
 
@@ -122,8 +156,14 @@ def stick(v: list[float]) -> str:
     return f"{a.mean():.1f} [{p20:.1f}-{p80:.1f}] max {a.max():.1f}"
 
 
-def panel_figure(panels: list[tuple[str, str, dict[str, list[float]]]], path: Path) -> Path:
-    """Candlestick panels side by side: (title, y label, {group: values})."""
+#: What a candlestick shows, under every seed 004 figure's title.
+STICK_KEY = "per-flow values pooled over the seeds; box p20-p80, whiskers min-max, line: mean"
+
+
+def panel_figure(
+    panels: list[tuple[str, str, dict[str, list[float]]]], path: Path, title: str = ""
+) -> Path:
+    """Candlestick panels side by side: (title, y label, {group: values}); `title` above all."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -133,9 +173,11 @@ def panel_figure(panels: list[tuple[str, str, dict[str, list[float]]]], path: Pa
 
     width = max(4.2, 0.45 * max(len(g) for _, _, g in panels))
     fig, axes = plt.subplots(1, len(panels), figsize=(width * len(panels), 4), squeeze=False)
-    for ax, (title, ylabel, groups) in zip(axes[0], panels):
+    for ax, (panel_title, ylabel, groups) in zip(axes[0], panels):
         draw_candlesticks(ax, groups, ylabel)
-        ax.set_title(title, fontsize=10)
+        ax.set_title(panel_title, fontsize=10)
+    if title:
+        fig.suptitle(f"{title}\n({STICK_KEY})", fontsize=10)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
@@ -238,7 +280,13 @@ def seed004_fig2(ctx: Context) -> Outcome:
     )
     panels = [(f"{u} UEs", "finish time (s)", _by_routing(rs, "fct_s", ues=u)) for u in ues_all]
     panels.append((f"{hi} UEs", "mean RTT (ms)", _by_routing(rs, "rtt_mean_ms", ues=hi)))
-    out.figures.append(panel_figure(panels, ctx.out / "seed004_fig2.png"))
+    out.figures.append(
+        panel_figure(
+            panels,
+            ctx.out / "seed004_fig2.png",
+            "Seed 004 Fig. 2 in ccsim: CUBIC, one 10 MB download per UE, by UEs and routing",
+        )
+    )
     out.notes.append(_note(rs))
     return out
 
@@ -306,11 +354,16 @@ def seed004_fig3(ctx: Context) -> Outcome:
     rgroups = {
         f"{c} {lab}": v for c in ccas for lab, v in _by_routing(rs, "rtt_mean_ms", cca=c).items()
     }
+    title = "Seed 004 Fig. 3 in ccsim: 100 UEs, one 10 MB download each, by TCP and routing"
     out.figures.append(
-        panel_figure([("Fig. 3", "finish time (s)", groups)], ctx.out / "seed004_fig3_fct.png")
+        panel_figure(
+            [("finish time", "finish time (s)", groups)], ctx.out / "seed004_fig3_fct.png", title
+        )
     )
     out.figures.append(
-        panel_figure([("Fig. 3", "mean RTT (ms)", rgroups)], ctx.out / "seed004_fig3_rtt.png")
+        panel_figure(
+            [("mean RTT", "mean RTT (ms)", rgroups)], ctx.out / "seed004_fig3_rtt.png", title
+        )
     )
     out.notes.append(_note(rs))
     return out
@@ -381,11 +434,15 @@ def _udp(ctx: Context, cca: str, fig: int) -> Outcome:
             )
         )
     groups = {
-        f"{u} {lab}": v for u in loads for lab, v in _by_routing(rs, "fct_s", udp_mbps=u).items()
+        f"{u} Mb/s {lab}": v
+        for u in loads
+        for lab, v in _by_routing(rs, "fct_s", udp_mbps=u).items()
     }
     out.figures.append(
         panel_figure(
-            [(f"Fig. {fig}: {cca}", "finish time (s)", groups)], ctx.out / f"seed004_fig{fig}.png"
+            [(f"{cca}: finish time by UDP backhaul load and routing", "finish time (s)", groups)],
+            ctx.out / f"seed004_fig{fig}.png",
+            f"Seed 004 Fig. {fig} in ccsim: {cca}, one 10 MB download per UE under UDP load",
         )
     )
     out.notes.append(_note(rs))
@@ -418,7 +475,7 @@ def _modena(ctx: Context, topo: str, what: str) -> Outcome:
                 holds(len(ok) == 2, bool(ok)),
             )
         )
-        panels = [(topo, "mean RTT (ms)", _by_routing(rs, "rtt_mean_ms"))]
+        panels = [("mean RTT per flow", "mean RTT (ms)", _by_routing(rs, "rtt_mean_ms"))]
     elif what == "fct":
         ft = {k: mean(v) for k, v in _by_routing(rs, "fct_s").items()}
         if topo == "modena_tree":
@@ -443,7 +500,7 @@ def _modena(ctx: Context, topo: str, what: str) -> Outcome:
                     ),
                 )
             )
-        panels = [(topo, "finish time (s)", _by_routing(rs, "fct_s"))]
+        panels = [("finish time per flow", "finish time (s)", _by_routing(rs, "fct_s"))]
     else:
         paper = papers.SEED004_JFI[topo]
         for r, lab in ROUTING_LABEL.items():
@@ -461,9 +518,14 @@ def _modena(ctx: Context, topo: str, what: str) -> Outcome:
             "The paper's JFI runs start every flow at the same time (§4.2); ccsim's use the "
             "same staggered starts as the finish-time runs (flow k at 1 s + k·10 ms)."
         )
-        panels = [(topo, "finish time (s)", _by_routing(rs, "fct_s"))]
+        name = f"seed004_{topo}_{what}.png"
+        # The paper's Figs. 13-14 are Jain's index per routing, not a distribution.
+        out.figures.append(jfi_figure(rs, topo, ctx.out / name))
+        out.notes.append(_note(rs))
+        return out
     name = f"seed004_{topo}_{what}.png"
-    out.figures.append(panel_figure(panels, ctx.out / name))
+    title = f"Seed 004 in ccsim: 75 CUBIC flows, {TOPOLOGY_LABEL[topo]}, by routing"
+    out.figures.append(panel_figure(panels, ctx.out / name, title))
     out.notes.append(_note(rs))
     return out
 
