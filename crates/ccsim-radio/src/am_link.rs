@@ -142,6 +142,14 @@ impl AmLink {
     pub fn held_pdus(&self) -> usize {
         self.rx.held_pdus()
     }
+    /// VT(S) = VT(A) + 512: new data waits for a status report (TS 36.322 §5.1.3.1.1).
+    pub fn window_full(&self) -> bool {
+        self.tx.window_full()
+    }
+    /// PDUs the UE discarded outside its receiving window.
+    pub fn outside_window(&self) -> u64 {
+        self.rx.outside_window
+    }
 
     /// The PDU for a TB of `tb_bytes` sent at `now`.
     pub fn transmit(&mut self, now: Time, tb_bytes: u32) -> Option<AmPdu> {
@@ -149,7 +157,12 @@ impl AmLink {
             return self.tx.transmit(now, tb_bytes);
         }
         let (retx_before, next_before) = (self.tx.retransmissions, self.tx.state().1);
-        let pdu = self.tx.transmit(now, tb_bytes)?;
+        let Some(pdu) = self.tx.transmit(now, tb_bytes) else {
+            if self.tx.window_full() && self.tx.txon_sdus() > 0 {
+                self.log(now, "tx_window_full", -1, None, &tb_bytes.to_string());
+            }
+            return None;
+        };
         let event = if pdu.part.is_some() {
             "tx_seg"
         } else if self.tx.retransmissions > retx_before || pdu.sn < next_before {
@@ -433,6 +446,55 @@ mod tests {
         );
         assert_eq!(ignored, 0);
         assert_eq!(sn0[..2], ["rx_seg_first", "rx_seg_complete"]);
+    }
+
+    /// The tree's seed-6 signature in small (validation/report.md, "Seed 6, BBR at both
+    /// buffers"): SN 0 never arrives, so VR(R) stays on 0. The UE holds SNs 1-511, VT(S) stops
+    /// at VT(A) + 512 = 512, nothing is delivered, and the TBs granted for the 88 SDUs left
+    /// carry nothing (`tx_window_full` trace rows) while SN 0 is resent on every NACK.
+    #[test]
+    fn a_hole_never_repaired_fills_the_window_and_new_data_stops() {
+        let cfg = AmConfig {
+            max_retx: 1000,
+            ..AmConfig::default()
+        };
+        let mut link = AmLink::new(cfg, Time::from_millis(1), u64::MAX);
+        let sink = Shared::default();
+        link.trace = Some(RlcTrace::to_writer(sink.clone()));
+        for sdu in 0..600 {
+            link.enqueue(sdu, 100);
+        }
+        let tb = 100 + crate::rlc_am::AM_HEADER_BYTES;
+        let mut delivered = Vec::new();
+        // A TB every 10 µs, decoded 500 µs later; SN 0 is lost every time.
+        for i in 0..2_000u64 {
+            let now = Time::from_micros(10 * i);
+            while let Some(t) = link.next_event().filter(|&t| t <= now) {
+                link.process(t, |sdu, _, _| delivered.push(sdu));
+            }
+            if let Some(pdu) = link.transmit(now, tb) {
+                if pdu.sn != 0 {
+                    link.send(now + Time::from_micros(500), pdu);
+                }
+            }
+        }
+        assert!(delivered.is_empty(), "VR(R) stays on SN 0");
+        assert!(link.window_full());
+        assert_eq!(link.tx.state().1, 512, "VT(S) = VT(A) + 512");
+        assert_eq!(link.held_pdus(), 511, "the UE holds SNs 1-511");
+        assert_eq!(link.buffer_sdus(), 88);
+        assert!(link.retransmissions() > 0, "SN 0 is still resent");
+        assert_eq!(
+            link.outside_window(),
+            0,
+            "the sender never passes the window"
+        );
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let full = text
+            .lines()
+            .filter(|l| l.contains(",tx_window_full,"))
+            .count();
+        assert!(full > 1000, "TBs with nothing to send: {full}");
     }
 
     /// The probe of the UE's reception buffer (`ue_rlc_held_pdus`): PDUs 2-4 wait above the

@@ -147,6 +147,14 @@ pub struct StatusPdu {
 /// rounded to a fixed 4 bytes here: only byte counts depend on it.
 pub const AM_HEADER_BYTES: u32 = 4;
 
+/// AM_Window_Size (TS 36.322 §7.1: 512 for the 10-bit SN). The transmitter sends a new PDU only
+/// while VT(S) < VT(MS) = VT(A) + 512 (§5.1.3.1.1), and the receiver discards a PDU outside
+/// [VR(R), VR(MR) = VR(R) + 512) (§5.1.3.2.2). The seed 002 authors' tree hard-codes it
+/// (`m_windowSize = 512`, lte-rlc-am.cc l. 70), so it is a constant, not a key. SNs here are
+/// not reduced modulo 1024 (they count up from 0), so the window needs no modular comparison:
+/// in the tree it is also what keeps the 10-bit SN unambiguous.
+pub const AM_WINDOW_SIZE: u32 = 512;
+
 /// The transmitting side (eNB): transmission buffer, transmitted-not-acknowledged PDUs,
 /// retransmission queue and `t-PollRetransmit`.
 #[derive(Clone, Debug)]
@@ -301,7 +309,9 @@ impl AmTransmitter {
                 return self.transmit(now, tb_bytes);
             }
         }
-        if self.txon.is_empty() || tb_bytes <= AM_HEADER_BYTES {
+        // A full window holds back new data only; the retransmissions above are not checked
+        // (lte-rlc-am.cc l. 687-691 and 712-715 guard the new-PDU path alone).
+        if self.txon.is_empty() || tb_bytes <= AM_HEADER_BYTES || self.window_full() {
             return None;
         }
         let mut room = tb_bytes - AM_HEADER_BYTES;
@@ -440,6 +450,23 @@ impl AmTransmitter {
         }
     }
 
+    /// VT(A): the lowest SN not yet acknowledged (VT(S) if none). A status moves it up to its
+    /// first NACK or its ACK_SN, and VT(MS) with it (lte-rlc-am.cc l. 2123-2199: no increment
+    /// past a NACKed SN, l. 2139; VT(MS) = VT(A) + 512, l. 2196). A PDU given up after
+    /// `max_retx` leaves `txed` too (the tree never gives one up, l. 518).
+    fn vt_a(&self) -> u32 {
+        self.txed.keys().next().copied().unwrap_or(self.next_sn)
+    }
+
+    /// VT(S) has reached VT(MS) = VT(A) + [`AM_WINDOW_SIZE`]: no new PDU until a status report
+    /// moves VT(A) (TS 36.322 §5.1.3.1.1). The buffer still counts as data to send, as the
+    /// tree's buffer status report counts its transmission buffer whatever the window
+    /// (`DoReportBufferStatus`, l. 2720): the scheduler keeps granting TBs that carry
+    /// nothing, as the tree's "window stalling" TBs (l. 689).
+    pub fn window_full(&self) -> bool {
+        self.next_sn >= self.vt_a() + AM_WINDOW_SIZE
+    }
+
     /// Something to send (new data or a retransmission).
     pub fn has_data(&self) -> bool {
         !self.txon.is_empty() || !self.retx.is_empty()
@@ -448,8 +475,7 @@ impl AmTransmitter {
     /// VT(A) (the lowest unacknowledged SN, VT(S) if none), VT(S) and the retransmission
     /// queue's length: the debug trace's view (`crate::rlc_trace`).
     pub fn state(&self) -> (u32, u32, usize) {
-        let vt_a = self.txed.keys().next().copied().unwrap_or(self.next_sn);
-        (vt_a, self.next_sn, self.retx.len())
+        (self.vt_a(), self.next_sn, self.retx.len())
     }
 }
 
@@ -479,6 +505,8 @@ pub struct AmReceiver {
     segments: PartialPdus,
     /// Whole PDUs ignored because their SN held an incomplete segment set (`resegment_retx`).
     pub ignored_whole: u64,
+    /// PDUs discarded at or above VR(MR) (outside the receiving window).
+    pub outside_window: u64,
 }
 
 impl AmReceiver {
@@ -497,21 +525,36 @@ impl AmReceiver {
             partial_broken: false,
             segments: PartialPdus::new(),
             ignored_whole: 0,
+            outside_window: 0,
         }
     }
 
     /// A data PDU from the air. Complete SDUs that are now in order go to `deliver` (id,
-    /// bytes, `true`); duplicates are discarded.
+    /// bytes, `true`); duplicates and PDUs outside the receiving window are discarded. Its
+    /// poll counts either way (the tree reads the poll bit before the window check,
+    /// lte-rlc-am.cc l. 1871-1880 and 1902-1906).
     pub fn on_pdu(&mut self, now: Time, pdu: AmPdu, deliver: impl FnMut(u32, u32, bool)) {
         if pdu.poll {
             self.status_pending = true;
         }
+        if !self.in_window(pdu.sn) {
+            self.outside_window += 1;
+            return;
+        }
         self.insert(now, pdu, true, deliver);
+    }
+
+    /// VR(R) <= `sn` < VR(MR) = VR(R) + [`AM_WINDOW_SIZE`] (TS 36.322 §5.1.3.2.2;
+    /// `IsInsideReceivingWindow`, lte-rlc-am.cc l. 2219-2235). Below VR(R) is a duplicate,
+    /// dropped by `insert` as before.
+    fn in_window(&self, sn: u32) -> bool {
+        sn < self.vr_r + AM_WINDOW_SIZE
     }
 
     /// A PDU the transmitter gave up after `max_retx` (in ns-3 the receiver would wait for it
     /// forever; here it becomes a gap): the SDUs with a piece in it reach `deliver` with
-    /// `false` when reassembly gets there, so the caller can count them lost.
+    /// `false` when reassembly gets there, so the caller can count them lost. Not subject to
+    /// the receiving window: it is ccsim's notice of the gap, not a PDU from the air.
     pub fn on_abandoned(&mut self, now: Time, pdu: AmPdu, deliver: impl FnMut(u32, u32, bool)) {
         self.insert(now, pdu, false, deliver);
     }
@@ -552,6 +595,9 @@ impl AmReceiver {
         let sn = pdu.sn;
         if sn < self.vr_r {
             return "old";
+        }
+        if !self.in_window(sn) {
+            return "outside_window";
         }
         if self.received.contains_key(&sn) {
             return "dup";

@@ -407,3 +407,77 @@ fn one_nack_per_status_report_repairs_one_hole_per_status_prohibit() {
         "one NACK per report: done at {one:?}, every NACK: {all:?}"
     );
 }
+
+/// The transmitting window (TS 36.322 §5.1.3.1.1; lte-rlc-am.cc l. 687-691): with VT(A) on 0,
+/// SNs 0-511 go and SN 512 waits; a retransmission still goes; a status acknowledging SN 0
+/// moves VT(A) and VT(MS) = VT(A) + 512 with it, and new data resumes up to the new edge.
+#[test]
+fn new_pdus_stop_at_vt_a_plus_512_and_resume_when_a_status_moves_vt_a() {
+    let mut tx = AmTransmitter::new(AmConfig::default());
+    for sdu in 0..AM_WINDOW_SIZE + 10 {
+        tx.enqueue(sdu, 100);
+    }
+    let (now, tb) = (Time::ZERO, 100 + AM_HEADER_BYTES);
+    for sn in 0..AM_WINDOW_SIZE {
+        assert_eq!(tx.transmit(now, tb).map(|p| p.sn), Some(sn));
+    }
+    assert!(tx.window_full());
+    assert_eq!(tx.transmit(now, tb), None, "VT(S) = VT(A) + 512 = 512");
+    assert!(tx.has_data(), "the buffer still reports its 10 SDUs");
+    // SN 0 NACKed, 1-4 acknowledged: VT(A) stays on 0; the retransmission is not held back.
+    tx.on_status(&StatusPdu {
+        ack_sn: 5,
+        nacks: vec![0],
+    });
+    assert_eq!(tx.state().0, 0, "VT(A) stops at the NACK");
+    assert_eq!(tx.transmit(now, tb).map(|p| p.sn), Some(0));
+    assert_eq!(tx.transmit(now, tb), None, "still no new PDU");
+    // SN 0 acknowledged: VT(A) = 5, VT(MS) = 517.
+    tx.on_status(&StatusPdu {
+        ack_sn: 5,
+        nacks: vec![],
+    });
+    for sn in AM_WINDOW_SIZE..AM_WINDOW_SIZE + 5 {
+        assert_eq!(tx.transmit(now, tb).map(|p| p.sn), Some(sn));
+    }
+    assert_eq!(tx.transmit(now, tb), None, "VT(S) = 517 = VT(MS)");
+    assert_eq!(tx.txon_sdus(), 5);
+}
+
+/// The receiving window (TS 36.322 §5.1.3.2.2; lte-rlc-am.cc l. 1902-1906): with VR(R) = 0,
+/// SN 512 is discarded (its poll still triggers a status report) and SN 511 is held; once SN 0
+/// moves VR(R) to 1, SN 512 is inside and held.
+#[test]
+fn the_receiver_discards_a_pdu_at_or_above_vr_r_plus_512() {
+    let mut rx = AmReceiver::new(AmConfig::default());
+    let pdu = |sn: u32, poll: bool| AmPdu {
+        sn,
+        poll,
+        segments: vec![SduSegment {
+            sdu: sn,
+            bytes: 100,
+            sdu_bytes: 100,
+            last: true,
+        }],
+        part: None,
+    };
+    let t = Time::ZERO;
+    let mut delivered = Vec::new();
+    rx.on_pdu(t, pdu(AM_WINDOW_SIZE, true), |s, _, _| delivered.push(s));
+    assert_eq!(rx.outside_window, 1);
+    assert_eq!(rx.state(), (0, 0, 0, 0), "nothing held, VR(H) unchanged");
+    assert!(rx.poll_status(t).is_some(), "the poll counts");
+    rx.on_pdu(t, pdu(AM_WINDOW_SIZE - 1, false), |s, _, _| {
+        delivered.push(s)
+    });
+    assert_eq!(rx.state(), (0, 0, AM_WINDOW_SIZE, 1), "SN 511 held");
+    rx.on_pdu(t, pdu(0, false), |s, _, _| delivered.push(s));
+    rx.on_pdu(t, pdu(AM_WINDOW_SIZE, false), |s, _, _| delivered.push(s));
+    assert_eq!(
+        rx.state(),
+        (1, 1, AM_WINDOW_SIZE + 1, 2),
+        "VR(MR) = 513: SN 512 held"
+    );
+    assert_eq!(rx.outside_window, 1);
+    assert_eq!(delivered, vec![0]);
+}

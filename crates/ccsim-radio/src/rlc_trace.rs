@@ -9,7 +9,9 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 /// The CSV header. `event`: `tx_new`, `tx_retx` (a whole PDU again), `tx_seg` (a PDU segment
-/// of a retransmission); `rx_<how>` at the UE (`whole`, `old` below VR(R), `dup`,
+/// of a retransmission), `tx_window_full` (a TB for new data while VT(S) = VT(A) + 512: nothing
+/// sent; `detail` the TB size); `rx_<how>` at the UE (`whole`, `old` below VR(R),
+/// `outside_window` at or above VR(R) + 512, `dup`,
 /// `ignored_whole` (the SN holds an incomplete segment set), `seg_first`, `seg_next`,
 /// `seg_complete`, `seg_discards_set`, `seg_ignored`, `whole_as_seg`); `status_tx` (UE) and
 /// `status_rx` (gNB, state after it): `sn` is ACK_SN, `detail` the NACKs (`n:first..`);
