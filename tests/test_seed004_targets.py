@@ -48,7 +48,7 @@ def _fig2_runs(per_flow_fct: float) -> list[dict]:
 def test_fig2_per_flow_claim_follows_the_data(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, per_flow_fct: float, expect: str
 ) -> None:
-    monkeypatch.setattr(t4, "runs", lambda name, workers=None: _fig2_runs(per_flow_fct))
+    monkeypatch.setattr(t4, "runs", lambda name, workers=None, **_: _fig2_runs(per_flow_fct))
     out = t4.seed004_fig2(Context(out=tmp_path))
     rows = {r.quantity: r for r in out.rows}
     assert rows["per-flow mean finish time lowest"].verdict == expect
@@ -68,7 +68,7 @@ def test_jfi_rows_compare_with_the_papers_values(
         _run({"topology": topo, "routing": "bp_per_packet"}, 1, [50.0], [30.0], 0.2),
         _run({"topology": topo, "routing": "bp_per_flow"}, 1, [5.0], [25.0], 0.78),
     ]
-    monkeypatch.setattr(t4, "runs", lambda name, workers=None: runs)
+    monkeypatch.setattr(t4, "runs", lambda name, workers=None, **_: runs)
     out = t4.seed004_fig14(Context(out=tmp_path))
     v = {r.quantity: r.verdict for r in out.rows}
     # 0.62 vs 0.6 and 0.78 vs 0.8 are within 0.05; 0.2 vs 0.4 is not, nor within 0.15.

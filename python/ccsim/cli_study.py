@@ -2,7 +2,7 @@
 
 ccsim study run FILE [--workers N | --cluster ADDRESS] [--store DIR]
 ccsim study query FILE "SQL" [--store DIR] [--csv]
-ccsim reproduce --list | TARGET ... | --all [--workers N] [--cluster ADDRESS]
+ccsim reproduce --list | TARGET ... | --all [--workers N] [--cluster ADDRESS] [--no-progress]
 
 Everything heavy (pyarrow, pandas, duckdb, dask, matplotlib) is imported inside the commands.
 """
@@ -130,4 +130,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--out", default="results/reproduce", help="figures and tables (default: results/reproduce)"
     )
     rp.add_argument("--doc", default="docs/reproductions.md", help="--all writes this file")
+    rp.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_const",
+        const=False,
+        default=None,
+        help="no progress lines on stderr (default: shown on a terminal only)",
+    )
     rp.set_defaults(func=cmd_reproduce)

@@ -136,6 +136,7 @@ def overlaid_series(
     smooth: int = 1,
     title: str = "",
     facet: str | None = None,
+    row_height: float = 2.6,
 ) -> Path:
     """One line per value of `label`; one row of axes per (column, y label) in `panels`;
     one column per value of `facet`; `shade` marks intervals (e.g. NLOS)."""
@@ -143,7 +144,7 @@ def overlaid_series(
     fig, axes = plt.subplots(
         len(panels),
         len(facets),
-        figsize=(6 * len(facets), 2.6 * len(panels)),
+        figsize=(6 * len(facets), row_height * len(panels)),
         sharex=True,
         squeeze=False,
     )
@@ -254,6 +255,41 @@ def _obstacle_polygon(o: dict[str, Any]) -> list[tuple[float, float]]:
     return [(v["x"], v["y"]) for v in o["footprint"]["vertices"]]
 
 
+#: Fills of the obstacle kinds, apart from the sites' colour cycle (tab10).
+OBSTACLE_FILLS = ("0.55", "saddlebrown", "darkkhaki", "slategrey", "rosybrown")
+
+
+def obstacle_kind(o: dict[str, Any]) -> str:
+    """An obstacle's kind: its name without a trailing number ("lamppost 3" -> "lamppost")."""
+    name = (o.get("name") or "").strip()
+    return name.rstrip("0123456789 ").strip() or "obstacle"
+
+
+def _draw_obstacles(ax: Any, obstacles: list[dict[str, Any]]) -> None:
+    """Each obstacle filled by kind, one legend entry per kind (with its count). An obstacle
+    under 1 m across (a lamppost) also gets a marker: its polygon alone is a speck."""
+    kinds = list(dict.fromkeys(obstacle_kind(o) for o in obstacles))
+    fill = {k: OBSTACLE_FILLS[i % len(OBSTACLE_FILLS)] for i, k in enumerate(kinds)}
+    for o in obstacles:
+        poly = np.asarray(_obstacle_polygon(o))
+        k = obstacle_kind(o)
+        ax.add_patch(Polygon(poly, closed=True, fc=fill[k], ec="0.2", alpha=0.8))
+        if np.ptp(poly[:, 0]) < 1 and np.ptp(poly[:, 1]) < 1:
+            cx, cy = poly.mean(axis=0)
+            ax.scatter(cx, cy, marker="s", s=30, color=fill[k], edgecolor="0.2", zorder=3)
+    for k in kinds:
+        n = sum(obstacle_kind(o) == k for o in obstacles)
+        ax.scatter(
+            [],
+            [],
+            marker="s",
+            s=60,
+            color=fill[k],
+            edgecolor="0.2",
+            label=k + (f" ×{n}" if n > 1 else ""),
+        )
+
+
 def geometry_map(
     scenario: dict[str, Any],
     radio: pd.DataFrame,
@@ -265,8 +301,7 @@ def geometry_map(
     its handovers (crosses), from a run's resolved scenario, radio series and summary."""
     fig, ax = plt.subplots(figsize=(9, 5))
     rs = scenario.get("radio") or {}
-    for o in rs.get("obstacles", []):
-        ax.add_patch(Polygon(_obstacle_polygon(o), closed=True, fc="0.6", ec="0.3", alpha=0.7))
+    _draw_obstacles(ax, rs.get("obstacles", []))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     cells = (summary.get("radio") or {}).get("cells", [])
     for c in cells:
@@ -283,6 +318,11 @@ def geometry_map(
             )
             ho = g[g["serving_cell"].diff().fillna(0) != 0]
             ax.scatter(ho["x_m"], ho["y_m"], marker="x", s=50, color="k", zorder=4)
+    for c in cells:
+        if not radio.empty and (radio["serving_cell"] == c["id"]).any():
+            ax.plot(
+                [], [], lw=3, color=colors[c["id"] % len(colors)], label=f"served by {c['name']}"
+            )
     ax.scatter([], [], marker="x", color="k", label="handover")
     ax.scatter([], [], marker="^", color="grey", edgecolor="k", label="site")
     ax.set_aspect("equal", adjustable="datalim")

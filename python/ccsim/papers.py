@@ -162,8 +162,13 @@ PAPER_NOTES = {
         'docs/radio.md, "Seeds 000 and 001 on ns3-mmwave\'s radio".'
     ),
     SEED001: (
-        "All four figures come from the 40 runs of `studies/seed001_speed.toml` (both "
-        "connectivity modes). The handover fires at every speed (into LTE behind the building "
+        "The tables come from the 40 runs of `studies/seed001_speed.toml` (both connectivity "
+        "modes). Each figure is drawn twice: as the paper plots it, the metric over time with "
+        "one curve per UE speed (its text reads each figure by how the curves move: at 1-5 m/s "
+        "“a small increase in delay”, at 10-20 m/s “a fluctuating delay increase”; the "
+        "extracted text has the captions, not the plots), from the 20 dual-connectivity runs of "
+        "`studies/seed001_speed_series.toml`, which keep the time series; and as the run mean "
+        "per speed, the quantity of the paper's §V numbers and of the rows. The handover fires at every speed (into LTE behind the building "
         "and back), but with RLC AM and X2 forwarding, which is ns3-mmwave's behaviour, it "
         "loses nothing and TCP retransmits nothing, so single and dual connectivity differ "
         "only by a slightly longer stall twice per run. Nothing in the radio degrades with "

@@ -134,12 +134,19 @@ def main(args: argparse.Namespace) -> int:
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ctx = Context(out=out, workers=args.workers, cluster=args.cluster)
+    progress = getattr(args, "progress", None)
+    ctx = Context(out=out, workers=args.workers, cluster=args.cluster, progress=progress)
+    show = sys.stderr.isatty() if progress is None else progress
     outcomes: dict[str, Outcome] = {}
+    runnable = [n for n in names if n in TARGETS]
     for n in names:
         if n not in TARGETS:
             print(f"{n}: {status(papers.BY_ID[n])}")
             continue
+        # Which target of how many: a study's progress bar below names it too.
+        ctx.label = f"[{runnable.index(n) + 1}/{len(runnable)}] {n}"
+        if show:
+            print(f"reproduce {ctx.label}", file=sys.stderr, flush=True)
         try:
             outcomes[n] = run_target(n, ctx)
         except FileNotFoundError as e:

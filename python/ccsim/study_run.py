@@ -82,14 +82,7 @@ class StudyProgress:
     def update(self, done: int, failed: int) -> None:
         if not self.enabled or not self.total:
             return
-        wall = time.perf_counter() - self.start
-        frac = done / self.total
-        eta = wall * (1 - frac) / frac if frac else float("nan")
-        bar = "#" * int(frac * 30) + "." * (30 - int(frac * 30))
-        fails = f", {failed} failed" if failed else ""
-        sys.stderr.write(
-            f"\r{self.name} [{bar}] {done}/{self.total} runs{fails}  {wall:.0f} s  ETA {eta:.0f} s "
-        )
+        sys.stderr.write("\r" + self.line(done, failed, time.perf_counter() - self.start))
         sys.stderr.flush()
         self.shown = True
 
@@ -97,6 +90,14 @@ class StudyProgress:
         if self.shown:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+    def line(self, done: int, failed: int, wall: float) -> str:
+        frac = done / self.total
+        # No ETA before the first run ends: nothing to extrapolate from yet.
+        eta = f"{wall * (1 - frac) / frac:.0f} s" if frac else "?"
+        bar = "#" * int(frac * 30) + "." * (30 - int(frac * 30))
+        fails = f", {failed} failed" if failed else ""
+        return f"{self.name} [{bar}] {done}/{self.total} runs{fails}  {wall:.0f} s  ETA {eta} "
 
 
 def _local(
@@ -155,8 +156,10 @@ def run_study(
     cluster: Any = None,
     progress: bool | None = None,
     on_failure: Callable[[dict[str, Any], str], None] | None = None,
+    label: str | None = None,
 ) -> StudyReport:
-    """Runs every unfinished run of `study` into `store` (default results/studies/<name>)."""
+    """Runs every unfinished run of `study` into `store` (default results/studies/<name>).
+    `label` names the progress bar (default: the study's name)."""
     store = store or ResultsStore(default_store(study))
     t0 = time.perf_counter()
     pairs = make_tasks(study)
@@ -175,7 +178,8 @@ def run_study(
     done_keys = store.finished()
     todo = [t for _, t in pairs if t.key not in done_keys]
     report = StudyReport(total=len(pairs), skipped=len(pairs) - len(todo))
-    bar = StudyProgress(study.name, len(todo), enabled=progress)
+    bar = StudyProgress(label or study.name, len(todo), enabled=progress)
+    bar.update(0, 0)  # shown at once: the first run may take a while
     workers = workers or os.cpu_count() or 1
     runs = _dask(todo, cluster) if cluster is not None else _local(todo, workers)
     old_term = _sigterm_as_interrupt()

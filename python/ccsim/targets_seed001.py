@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ccsim import papers
 from ccsim.verdicts import TOLERANCE, Context, Outcome, Row, holds, near
 
@@ -108,8 +110,51 @@ def _seed001(ctx: Context, cca: str, metric: str, label: str, what: str) -> Outc
             point_y=metric,
             title=f"Seed 001 in ccsim: {label} vs UE speed\n(dual connectivity, mean of seeds 1-2 with its 95 % CI; x: each seed)",
         )
+    out.figures.insert(0, _over_time(ctx, cca, what))
     out.figures.append(path)
     return out
+
+
+#: The figure of each (CCA, what): the paper's Figs. 4-7.
+FIG = {
+    ("cubic", "delay"): 4,
+    ("cubic", "throughput"): 5,
+    ("yeah", "delay"): 6,
+    ("yeah", "throughput"): 7,
+}
+
+
+def _over_time(ctx: Context, cca: str, what: str) -> Path:
+    """The paper's plot type: the metric over time, one curve per UE speed (§IV describes
+    each figure by how the curves of 1-5 m/s and 10-20 m/s move: "a small increase", "a
+    fluctuating delay increase"), one panel per seed."""
+    from ccsim import figures
+
+    store = ctx.store("seed001_speed_series.toml")
+    col, ylabel = (
+        ("srtt_ms", "smoothed RTT (ms)")
+        if what == "delay"
+        else ("goodput_mbps", "throughput (Mb/s)")
+    )
+    s = store.query(
+        f"SELECT s.t_s, s.{col}, r.speed_mps, r.seed FROM series s JOIN runs r USING (run_key) "
+        f"WHERE r.cca = '{cca}' ORDER BY r.seed, r.speed_mps, s.t_s"
+    )
+    if what == "delay":
+        s = s[s[col] > 0]  # no RTT estimate before the first ACK
+    s["speed"] = s["speed_mps"].map(lambda v: f"{v:g} m/s")
+    fig = FIG[(cca, what)]
+    return figures.overlaid_series(
+        s,
+        "speed",
+        [(col, ylabel)],
+        ctx.out / f"seed001_fig{fig}.png",
+        smooth=1 if what == "delay" else 5,
+        facet="seed",
+        row_height=3.6,
+        title=f"Seed 001 Fig. {fig} in ccsim: {'CUBIC' if cca == 'cubic' else 'YeAH'} {what} "
+        "over time per UE speed (dual connectivity)",
+    )
 
 
 def seed001_fig4(ctx: Context) -> Outcome:

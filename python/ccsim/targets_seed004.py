@@ -12,7 +12,7 @@ do these targets, pooling over the study's seeds. The claims are the paper's wor
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -66,22 +66,38 @@ def runs(
     seeds: list[int] | None = None,
     root: Path = Path("."),
     cached_only: bool = False,
+    progress: bool | None = None,
+    label: str = "",
 ) -> list[Run]:
-    """The runs of study `name` (running the missing ones, unless `cached_only`)."""
+    """The runs of study `name` (running the missing ones, unless `cached_only`), in the
+    study's order. The missing ones show a progress bar (see StudyProgress; `progress` None:
+    on a terminal only), named `label` and the study."""
     from ccsim.study import load_study
-    from ccsim.study_run import make_tasks
+    from ccsim.study_run import StudyProgress, make_tasks
 
     path = root / STUDIES[name]
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found: run from the ccsim repository root")
     cache = root / CACHE
-    tasks = [t for _, t in make_tasks(load_study(path))]
+    study = load_study(path)
+    tasks = [t for _, t in make_tasks(study)]
     if seeds:
         tasks = [t for t in tasks if t.seed in seeds]
     if cached_only:
         tasks = [t for t in tasks if (cache / f"{t.key}.json").exists()]
-    with ThreadPoolExecutor(workers or 2) as ex:
-        return list(ex.map(lambda t: run_one(t, cache), tasks))
+    # Cached runs come back at once and are not counted: the bar counts the simulations.
+    missing = [not (cache / f"{t.key}.json").exists() for t in tasks]
+    bar = StudyProgress(f"{label} {study.name}".strip(), sum(missing), enabled=progress)
+    bar.update(0, 0)
+    try:
+        with ThreadPoolExecutor(workers or 2) as ex:
+            futures = [ex.submit(run_one, t, cache) for t in tasks]
+            simulating = [f for f, m in zip(futures, missing) if m]
+            for done, _ in enumerate(as_completed(simulating), 1):
+                bar.update(done, 0)
+            return [f.result() for f in futures]
+    finally:
+        bar.close()
 
 
 def _match(r: Run, labels: dict[str, object]) -> bool:
@@ -185,6 +201,28 @@ def panel_figure(
     return path
 
 
+def clustered_figure(
+    clusters: dict[str, dict[str, list[float]]], ylabel: str, path: Path, title: str
+) -> Path:
+    """Candlesticks clustered per TCP, one colour per routing (the 21 groups of Fig. 3)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ccsim.plots import draw_clustered_candlesticks
+
+    fig, ax = plt.subplots(figsize=(9.5, 4.2))
+    draw_clustered_candlesticks(ax, clusters, ylabel)
+    ax.set_xlabel("TCP congestion control")
+    fig.suptitle(f"{title}\n({STICK_KEY})", fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def _complete(rs: list[Run], key: str, **labels: object) -> list[Any]:
     """Values of label `key` that have runs of all three routings (a partial sweep)."""
     vals = {r["labels"][key] for r in rs if _match(r, labels)}
@@ -218,7 +256,7 @@ def _note(rs: list[Run]) -> str:
 
 
 def seed004_fig2(ctx: Context) -> Outcome:
-    rs = runs("fig2", ctx.workers)
+    rs = runs("fig2", ctx.workers, progress=ctx.progress, label=ctx.label)
     claims = papers.SEED004_CLAIMS
     out = Outcome()
     ues_all = _complete(rs, "ues")
@@ -295,7 +333,7 @@ def seed004_fig2(ctx: Context) -> Outcome:
 
 
 def seed004_fig3(ctx: Context) -> Outcome:
-    rs = runs("fig3", ctx.workers)
+    rs = runs("fig3", ctx.workers, progress=ctx.progress, label=ctx.label)
     claims = papers.SEED004_CLAIMS
     out = Outcome()
     ccas = [c for c in CCAS if c in _complete(rs, "cca")]
@@ -350,21 +388,13 @@ def seed004_fig3(ctx: Context) -> Outcome:
             holds(min(avg, key=avg.get) == "scalable"),
         )
     )
-    groups = {f"{c} {lab}": v for c in ccas for lab, v in _by_routing(rs, "fct_s", cca=c).items()}
-    rgroups = {
-        f"{c} {lab}": v for c in ccas for lab, v in _by_routing(rs, "rtt_mean_ms", cca=c).items()
-    }
     title = "Seed 004 Fig. 3 in ccsim: 100 UEs, one 10 MB download each, by TCP and routing"
-    out.figures.append(
-        panel_figure(
-            [("finish time", "finish time (s)", groups)], ctx.out / "seed004_fig3_fct.png", title
-        )
-    )
-    out.figures.append(
-        panel_figure(
-            [("mean RTT", "mean RTT (ms)", rgroups)], ctx.out / "seed004_fig3_rtt.png", title
-        )
-    )
+    for metric, ylabel, name in (
+        ("fct_s", "finish time (s)", "seed004_fig3_fct.png"),
+        ("rtt_mean_ms", "mean RTT (ms)", "seed004_fig3_rtt.png"),
+    ):
+        clusters = {c: _by_routing(rs, metric, cca=c) for c in ccas}
+        out.figures.append(clustered_figure(clusters, ylabel, ctx.out / name, title))
     out.notes.append(_note(rs))
     return out
 
@@ -373,7 +403,11 @@ def seed004_fig3(ctx: Context) -> Outcome:
 
 
 def _udp(ctx: Context, cca: str, fig: int) -> Outcome:
-    rs = [r for r in runs("fig6_7", ctx.workers) if r["labels"]["cca"] == cca]
+    rs = [
+        r
+        for r in runs("fig6_7", ctx.workers, progress=ctx.progress, label=ctx.label)
+        if r["labels"]["cca"] == cca
+    ]
     claims = papers.SEED004_CLAIMS
     out = Outcome()
     loads = _complete(rs, "udp_mbps")
@@ -461,7 +495,11 @@ def seed004_fig7(ctx: Context) -> Outcome:
 
 
 def _modena(ctx: Context, topo: str, what: str) -> Outcome:
-    rs = [r for r in runs("modena", ctx.workers) if r["labels"]["topology"] == topo]
+    rs = [
+        r
+        for r in runs("modena", ctx.workers, progress=ctx.progress, label=ctx.label)
+        if r["labels"]["topology"] == topo
+    ]
     claims = papers.SEED004_CLAIMS
     out = Outcome()
     if what == "rtt":

@@ -112,6 +112,13 @@ class Context:
     cluster: Any = None
     #: Single runs shared between targets (e.g. the street run for Figs. 3a and 3b).
     cache: dict[str, Any] = field(default_factory=dict)
+    #: Progress bars on stderr: None shows them on a terminal only, True/False forces.
+    progress: bool | None = None
+    #: What the progress bars name first (`ccsim reproduce` sets "[k/n] <target>").
+    label: str = ""
+
+    def bar_label(self, what: str) -> str:
+        return f"{self.label} {what}" if self.label else what
 
     def store(self, study_file: str) -> Any:
         """Runs the study (only its unfinished runs) and returns its store."""
@@ -126,7 +133,14 @@ class Context:
             )
         study = load_study(path)
         store = ResultsStore(default_store(study))
-        rep = run_study(study, store, workers=self.workers, cluster=self.cluster)
+        rep = run_study(
+            study,
+            store,
+            workers=self.workers,
+            cluster=self.cluster,
+            progress=self.progress,
+            label=self.bar_label(study.name),
+        )
         if rep.interrupted:
             raise KeyboardInterrupt
         if rep.failed:
