@@ -183,3 +183,24 @@ def test_cli_reproduce_list_and_bad_target() -> None:
     assert r.returncode == 2 and "unknown target" in r.stderr and "seed009-fig1" in r.stderr
     # The error names what can be run instead.
     assert "seed002-table2" in r.stderr and "seed004-fig14" in r.stderr
+
+
+def test_map_legend_names_obstacle_kinds_and_clusters_label_once(tmp_path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    from ccsim.plots import draw_clustered_candlesticks
+
+    # Seed 000 Fig. 3(a): "lamppost 1".."lamppost 4" are one kind, the truck another.
+    assert figures.obstacle_kind({"name": "lamppost 3"}) == "lamppost"
+    assert figures.obstacle_kind({"name": "truck"}) == "truck"
+    assert figures.obstacle_kind({}) == "obstacle"
+    # Seed 004 Fig. 3: 7 TCPs x 3 routings -> 7 tick labels and a 3-entry legend.
+    clusters = {
+        c: {r: [1.0, 2.0, 3.0] for r in ("OLSR", "per-packet", "per-flow")} for c in "abcdefg"
+    }
+    fig, ax = plt.subplots()
+    draw_clustered_candlesticks(ax, clusters, "finish time (s)")
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("abcdefg")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["OLSR", "per-packet", "per-flow"]
+    assert len(ax.patches) == 21  # one box per (TCP, routing)
+    plt.close(fig)

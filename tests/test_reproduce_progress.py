@@ -136,3 +136,19 @@ def test_reproduce_names_each_target_k_of_n(
     for off in (False, None):  # --no-progress; and off a terminal by default
         assert reproduce.main(_args(tmp_path, names, progress=off)) == 0
         assert capsys.readouterr().err == ""
+
+
+def test_bar_names_a_study_once_and_pads_over_a_longer_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from ccsim.study_run import StudyProgress, bar_label
+
+    assert bar_label("[3/9] seed004-fig3", "seed004-fig3") == "[3/9] seed004-fig3"
+    assert bar_label("[3/9] seed004-fig6", "seed004-fig6-7") == "[3/9] seed004-fig6 seed004-fig6-7"
+    assert bar_label("", "s") == "s"
+    bar = StudyProgress("s", 10, enabled=True)
+    bar.start -= 500  # 500 s in: "ETA 4500 s" after one run, "ETA 0 s" after ten
+    bar.update(1, 0)
+    bar.update(10, 0)
+    first, last = capsys.readouterr().err.split("\r")[1:]
+    assert "ETA 4500 s" in first and "ETA 0 s" in last and len(last) == len(first)

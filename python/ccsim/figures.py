@@ -329,6 +329,7 @@ def geometry_map(
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper right")
+    # Outside the axes: with the obstacle kinds and the cells it would cover a site.
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.set_title(title or "geometry: obstacles, sites, UE path coloured by serving cell")
     return _save(fig, path)

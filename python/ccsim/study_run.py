@@ -70,6 +70,14 @@ def make_tasks(study: Study) -> list[tuple[RunPoint, RunTask]]:
     return out
 
 
+def bar_label(label: str, study: str) -> str:
+    """A progress bar's name: `label` (e.g. "[3/26] seed004-fig3"), then the study's name
+    unless the label already ends with it."""
+    if not label or label.endswith(f" {study}"):
+        return label or study
+    return f"{label} {study}"
+
+
 class StudyProgress:
     """Runs done / total with an ETA on stderr (a terminal only, unless forced)."""
 
@@ -78,11 +86,15 @@ class StudyProgress:
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.start = time.perf_counter()
         self.shown = False
+        self.width = 0
 
     def update(self, done: int, failed: int) -> None:
         if not self.enabled or not self.total:
             return
-        sys.stderr.write("\r" + self.line(done, failed, time.perf_counter() - self.start))
+        line = self.line(done, failed, time.perf_counter() - self.start)
+        # Pad to the longest line so far: "\r" alone would leave a longer line's tail behind.
+        self.width = max(self.width, len(line))
+        sys.stderr.write("\r" + line.ljust(self.width))
         sys.stderr.flush()
         self.shown = True
 

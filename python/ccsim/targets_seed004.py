@@ -12,6 +12,8 @@ do these targets, pooling over the study's seeds. The claims are the paper's wor
 from __future__ import annotations
 
 import json
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -73,7 +75,7 @@ def runs(
     study's order. The missing ones show a progress bar (see StudyProgress; `progress` None:
     on a terminal only), named `label` and the study."""
     from ccsim.study import load_study
-    from ccsim.study_run import StudyProgress, make_tasks
+    from ccsim.study_run import StudyProgress, bar_label, make_tasks
 
     path = root / STUDIES[name]
     if not path.is_file():
@@ -87,7 +89,7 @@ def runs(
         tasks = [t for t in tasks if (cache / f"{t.key}.json").exists()]
     # Cached runs come back at once and are not counted: the bar counts the simulations.
     missing = [not (cache / f"{t.key}.json").exists() for t in tasks]
-    bar = StudyProgress(f"{label} {study.name}".strip(), sum(missing), enabled=progress)
+    bar = StudyProgress(bar_label(label, study.name), sum(missing), enabled=progress)
     bar.update(0, 0)
     try:
         with ThreadPoolExecutor(workers or 2) as ex:
@@ -95,9 +97,13 @@ def runs(
             simulating = [f for f, m in zip(futures, missing) if m]
             for done, _ in enumerate(as_completed(simulating), 1):
                 bar.update(done, 0)
-            return [f.result() for f in futures]
+            out = [f.result() for f in futures]
     finally:
         bar.close()
+    if simulating:
+        wall = time.perf_counter() - bar.start
+        print(f"{study.name}: {len(simulating)} runs in {wall:.1f} s", file=sys.stderr)
+    return out
 
 
 def _match(r: Run, labels: dict[str, object]) -> bool:

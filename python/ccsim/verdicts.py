@@ -117,14 +117,11 @@ class Context:
     #: What the progress bars name first (`ccsim reproduce` sets "[k/n] <target>").
     label: str = ""
 
-    def bar_label(self, what: str) -> str:
-        return f"{self.label} {what}" if self.label else what
-
     def store(self, study_file: str) -> Any:
         """Runs the study (only its unfinished runs) and returns its store."""
         from ccsim.store import ResultsStore
         from ccsim.study import load_study
-        from ccsim.study_run import default_store, run_study
+        from ccsim.study_run import bar_label, default_store, run_study
 
         path = Path("studies") / study_file
         if not path.is_file():
@@ -139,7 +136,7 @@ class Context:
             workers=self.workers,
             cluster=self.cluster,
             progress=self.progress,
-            label=self.bar_label(study.name),
+            label=bar_label(self.label, study.name),
         )
         if rep.interrupted:
             raise KeyboardInterrupt
