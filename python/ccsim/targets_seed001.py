@@ -90,9 +90,12 @@ def _seed001(ctx: Context, cca: str, metric: str, label: str, what: str) -> Outc
         "both definitions; why is not traced here."
     )
     out.notes.append(
-        f"ccsim: {label} over the run, mean of seeds 1-2 (figure: 95 % CI). The run lasts the "
-        "crossing of the building's shadow plus 2 s; the paper gives no geometry or radio "
-        "parameters (experiments/seed001_dual_connectivity.toml)."
+        f"ccsim: {label} over the run, mean of seeds 1-2. First figure, the paper's plot "
+        f"type: the {'smoothed RTT' if what == 'delay' else 'throughput'} over time, one curve "
+        "per speed, one panel per seed (the plateau is the stretch behind the building, in "
+        "LTE); second: the run mean per speed with its 95 % CI, the rows' quantity. The run "
+        "lasts the crossing of the building's shadow plus 2 s; the paper gives no geometry or "
+        "radio parameters (experiments/seed001_dual_connectivity.toml)."
     )
     name = f"seed001_{'delay' if what == 'delay' else 'throughput'}.png"
     path = ctx.out / name
