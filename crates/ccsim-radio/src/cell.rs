@@ -123,6 +123,9 @@ struct CellUe {
     delivered_bytes: u64,
     /// The link's fading process (with `fading.enabled`).
     fading: Option<FadingProcess>,
+    /// dB added to the SINR the link adaptation works on (MCS and TB BLER, not the SINR
+    /// reported): `link_adaptation.nlos_rb_loss_db` while NLOS, else 0 ([`Cell::set_link_state`]).
+    la_offset_db: f64,
     unacked: UnackedWindow,
     /// The RLC AM entity (`rlc.model = "entity"`); `buffer` and `unacked` are then unused.
     am: Option<Box<AmLink>>,
@@ -208,6 +211,7 @@ impl Cell {
             head_bytes: 0,
             delivered_bytes: 0,
             fading: None,
+            la_offset_db: 0.0,
             unacked: UnackedWindow::with_capacity(if config.rlc.forward_unacked {
                 1024
             } else {

@@ -42,8 +42,12 @@ impl Cell {
         match &self.mcs_table {
             Some(la) => {
                 let link = &self.ues[ue];
-                let sinr_at_time =
-                    |t: Time| link.sinr_db + link.fading.as_ref().map_or(0.0, |f| f.gain_db(t));
+                // The SINR the link adaptation sees: with the per-RB loss offset (0 by default).
+                let sinr_at_time = |t: Time| {
+                    link.sinr_db
+                        + link.fading.as_ref().map_or(0.0, |f| f.gain_db(t))
+                        + link.la_offset_db
+                };
                 let sinr_at = |off: Time| sinr_at_time(slot_start + off);
                 // The CQI in force for a retransmission sent `off` after the TB.
                 let report_sinr_at =

@@ -28,7 +28,8 @@ impl Cell {
     }
 
     /// The link's LOS state and the UE's speed from `now` on (the RAN's channel update): they
-    /// set the fading's K-factor and Doppler (`speed · carrier / c`). No effect without fading.
+    /// set the fading's K-factor and Doppler (`speed · carrier / c`), and with link adaptation
+    /// the NLOS per-RB loss (`nlos_rb_loss_db`). Otherwise no effect without fading.
     pub fn set_link_state(
         &mut self,
         now: Time,
@@ -37,6 +38,9 @@ impl Cell {
         speed_mps: f64,
         carrier_hz: f64,
     ) {
+        if let Some(la) = &self.config.link_adaptation {
+            self.ues[ue].la_offset_db = la.rb_offset_db(los);
+        }
         let cfg = &self.config.fading;
         if let Some(f) = self.ues[ue].fading.as_mut() {
             let doppler = cfg
@@ -55,7 +59,13 @@ impl Cell {
     /// adaptation (None without it, or below MCS 0).
     pub fn mcs_at(&self, ue: usize, t: Time) -> Option<u8> {
         let la = self.config.link_adaptation.as_ref()?;
-        la.select_mcs(self.sinr_at(ue, la.report_instant(t, self.slot_ns)))
+        la.select_mcs(self.la_sinr_at(ue, la.report_instant(t, self.slot_ns)))
+    }
+
+    /// The SINR (dB) the link adaptation works on: [`Cell::sinr_at`] plus the per-RB loss
+    /// offset of the link's LOS state (0 unless `nlos_rb_loss_db` is set).
+    pub fn la_sinr_at(&self, ue: usize, t: Time) -> f64 {
+        self.sinr_at(ue, t) + self.ues[ue].la_offset_db
     }
 
     /// The fading gain (dB) of `ue`'s link at `t`; 0 without fading.
@@ -74,7 +84,8 @@ impl Cell {
     /// SINR at the slot; without, the last channel update's, precomputed).
     pub(super) fn slot_efficiency(&self, ue: usize, slot_start: Time) -> (f64, u8) {
         if let Some(la) = &self.mcs_table {
-            let reported = self.sinr_at(ue, la.config().report_instant(slot_start, self.slot_ns));
+            let reported =
+                self.la_sinr_at(ue, la.config().report_instant(slot_start, self.slot_ns));
             return la
                 .select_mcs(reported)
                 .map_or((0.0, 0), |m| (mcs_efficiency(m), m));

@@ -122,7 +122,8 @@ impl Cell {
         if r.rv > 0 && !empty {
             self.counters.tx_bytes += p.bytes;
         }
-        let sinr = u.sinr_db + u.fading.as_ref().map_or(0.0, |f| f.gain_db(slot_start));
+        let sinr =
+            u.sinr_db + u.fading.as_ref().map_or(0.0, |f| f.gain_db(slot_start)) + u.la_offset_db; // the link adaptation's SINR: the per-RB loss offset, 0 by default
         let (combined, bler) = match &self.mcs_table {
             Some(la) => {
                 let e = la.exponent(p.mcs, p.units);

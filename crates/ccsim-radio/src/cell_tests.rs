@@ -271,6 +271,48 @@ fn fading_with_a_lagging_cqi_costs_retransmissions_and_rate() {
     assert!((retx0 as f64 / tbs0 as f64) < 0.5 * share, "{retx0}/{tbs0}");
 }
 
+/// `link_adaptation.nlos_rb_loss_db` (the tree's per-RB spread behind the building): the MCS
+/// of an NLOS link is chosen, and its TBs decoded, at the mean SINR less the loss; a LOS link
+/// and the default (0) are unchanged; the SINR the cell reports stays the mean.
+#[test]
+fn the_nlos_rb_loss_lowers_the_mcs_behind_an_obstacle_only() {
+    use crate::link_adaptation::McsThresholds;
+    let cell = |loss: f64, los: bool| {
+        let mut cfg = CellConfig::mmwave();
+        cfg.link_adaptation = Some(LinkAdaptationConfig {
+            mcs_thresholds: McsThresholds::TreeMi,
+            nlos_rb_loss_db: loss,
+            ..LinkAdaptationConfig::default()
+        });
+        let mut c = Cell::new(0, cfg, 1, 1);
+        c.attach(0, Time::ZERO, Time::ZERO);
+        c.set_channel(0, 19.86);
+        c.set_link_state(Time::ZERO, 0, los, 2.0, 28e9);
+        c
+    };
+    // Seed 6's LOS phase in the tree: 19.86 dB, MCS 28, flat RBs.
+    assert_eq!(cell(1.9, true).mcs_at(0, Time::ZERO), Some(28));
+    assert_eq!(cell(0.0, false).mcs_at(0, Time::ZERO), Some(28));
+    // Behind the building 1.9 dB lower: 17.96 dB meets MCS 26 (17.88), not 27 (18.91).
+    let mut nlos = cell(1.9, false);
+    assert_eq!(nlos.mcs_at(0, Time::ZERO), Some(26));
+    assert_eq!(nlos.sinr_at(0, Time::ZERO), 19.86);
+    assert!((nlos.la_sinr_at(0, Time::ZERO) - 17.96).abs() < 1e-12);
+    // Its TBs are MCS 26's size and decode at 17.96 dB too: 0.08 dB above MCS 26's threshold,
+    // BLER 7.9 % (at the mean 19.86 dB it would be 0.1 %).
+    let (bytes, retx, tbs) = backlogged(&mut nlos, 200);
+    let per_slot = FrameConfig::bytes_for_units(
+        nlos.config().frame.units_per_slot(),
+        crate::link_adaptation::mcs_efficiency(26),
+    );
+    assert_eq!(bytes, per_slot * tbs);
+    let share = retx as f64 / tbs as f64;
+    assert!(
+        (0.04..0.13).contains(&share),
+        "retransmissions per TB {share}"
+    );
+}
+
 /// The bytes a backlogged UE gets in each of slots `0..n`, with its uplink on the air in
 /// `uplink_slots` (noted during the slot before, as the RAN does for an ACK).
 fn tb_bytes_per_slot(cfg: CellConfig, uplink_slots: &[u64], n: u64) -> Vec<u64> {

@@ -34,7 +34,7 @@
 //!   last wideband CQI; a CQI below MCS 0 is sent at MCS 0 here, where the tree waits).
 
 use crate::amc::FrameConfig;
-use crate::mcs_choice::{quantize_through_cqi, scale_bler, CodeBlockRule};
+use crate::mcs_choice::{quantize_through_cqi, scale_bler, CodeBlockRule, TREE_FLAT_THRESHOLD_DB};
 use crate::rlc::{arq_rounds, harq_rtt, retry_tb, Attempt, HarqConfig, RlcConfig, TbOutcome};
 use ccsim_core::{RngStream, Time};
 use serde::{Deserialize, Serialize};
@@ -131,6 +131,27 @@ pub struct LinkAdaptationConfig {
     /// waterfall is every TB's own BLER.
     #[serde(default)]
     pub mcs_reference_symbols: u32,
+    /// Where each MCS's 10 % threshold comes from: `shannon_gap` (default: Shannon SINR +
+    /// `gap_db`) or `tree_mi` (the ns3-mmwave tree's MI error model on a flat channel for the
+    /// one-symbol TB its AMC tests; `gap_db` is then unused). [`crate::mcs_choice`].
+    #[serde(default)]
+    pub mcs_thresholds: McsThresholds,
+    /// MI-equivalent SINR loss (dB) of the per-RB SINR spread while the link is NLOS: the MCS
+    /// and the TBs' BLER see the mean SINR less this (LOS: flat, no loss). 0 (default): off.
+    /// [`crate::mcs_choice`].
+    #[serde(default)]
+    pub nlos_rb_loss_db: f64,
+}
+
+/// The source of the per-MCS 10 % BLER thresholds (`link_adaptation.mcs_thresholds`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum McsThresholds {
+    /// Shannon SINR of the MCS's efficiency plus `gap_db`.
+    #[default]
+    ShannonGap,
+    /// The tree's flat-channel thresholds ([`crate::mcs_choice::TREE_FLAT_THRESHOLD_DB`]).
+    TreeMi,
 }
 
 fn default_cqi_period() -> u64 {
@@ -160,6 +181,8 @@ impl Default for LinkAdaptationConfig {
             rlc_retx_fresh_mcs: false,
             cqi_quantization: false,
             mcs_reference_symbols: 0,
+            mcs_thresholds: McsThresholds::ShannonGap,
+            nlos_rb_loss_db: 0.0,
         }
     }
 }
@@ -182,6 +205,9 @@ impl LinkAdaptationConfig {
         if !self.gap_db.is_finite() {
             return Err("link_adaptation.gap_db: allowed a finite value (dB)".into());
         }
+        if !(self.nlos_rb_loss_db.is_finite() && self.nlos_rb_loss_db >= 0.0) {
+            return Err("link_adaptation.nlos_rb_loss_db: allowed a finite value >= 0 (dB)".into());
+        }
         if self.mcs_reference_symbols > 14 {
             return Err(format!(
                 "link_adaptation.mcs_reference_symbols = {}: allowed 0 (off) or 1..=14 symbols",
@@ -193,7 +219,22 @@ impl LinkAdaptationConfig {
 
     /// SINR (dB) at which `mcs` meets 10 % BLER.
     pub fn threshold_db(&self, mcs: u8) -> f64 {
-        10.0 * (2f64.powf(mcs_efficiency(mcs)) - 1.0).log10() + self.gap_db
+        match self.mcs_thresholds {
+            McsThresholds::ShannonGap => {
+                10.0 * (2f64.powf(mcs_efficiency(mcs)) - 1.0).log10() + self.gap_db
+            }
+            McsThresholds::TreeMi => TREE_FLAT_THRESHOLD_DB[mcs as usize],
+        }
+    }
+
+    /// The offset (dB) from the mean SINR to the SINR the link adaptation works on, for a
+    /// link in LOS (`los`) or not: `−nlos_rb_loss_db` behind an obstacle, else 0.
+    pub fn rb_offset_db(&self, los: bool) -> f64 {
+        if los {
+            0.0
+        } else {
+            -self.nlos_rb_loss_db
+        }
     }
 
     /// Block error rate of a TB at `mcs` decoded at `sinr_db`.
