@@ -439,15 +439,38 @@ impl AmTransmitter {
         self.poll_timer
     }
 
-    /// `t-PollRetransmit` expiry: no status came back for the last poll, so the highest
-    /// unacknowledged PDU is retransmitted with a new poll (TS 36.322 §5.2.2.3).
+    /// `t-PollRetransmit` expiry: no status came back for the last poll. TS 36.322 §5.2.2.3
+    /// retransmits only when nothing else would carry a poll (both buffers empty) or nothing
+    /// new may go (window stall), and then asks for one PDU: VT(S) − 1 or any unacknowledged
+    /// one. The seed 002 authors' tree (`ExpirePollRetransmitTimer`, lte-rlc-am.cc l.
+    /// 2812-2893) takes the same two conditions but queues *every* PDU of its transmitted
+    /// buffer, VT(A) to VT(S) − 1 in SN order (l. 2837-2852): those already waiting in its
+    /// retransmission buffer (NACKed, or partly sent in segments) are not in that buffer and
+    /// stay as they are; the entity follows the tree. With data left it queues nothing: its
+    /// next PDU carries the poll (l. 2822, 475) and restarts the timer, as every PDU polls here.
     pub fn on_deadline(&mut self, now: Time) {
         if self.poll_timer.is_some_and(|t| t <= now) {
             self.poll_timer = None;
-            if let Some((&sn, _)) = self.txed.iter().next_back() {
-                self.consider_for_retx(sn);
+            // The tree's test (l. 2828-2829): its RLC buffer (txon buffer + queue) and its
+            // retransmission buffer empty, or VT(S) = VT(MS).
+            let buffers_empty = self.txon.is_empty() && !self.retx_pending();
+            if buffers_empty || self.window_full() {
+                // SN order, as the tree's loop; `consider_for_retx` skips SNs already queued
+                // (not in the tree's transmitted buffer either). It counts RETX_COUNT as
+                // TS 36.322 §5.2.1 does on every consideration (the tree copies the count and
+                // counts at transmission, l. 516, and never gives a PDU up).
+                let unacked: Vec<u32> = self.txed.keys().copied().collect();
+                for sn in unacked {
+                    self.consider_for_retx(sn);
+                }
             }
         }
+    }
+
+    /// A queued retransmission of a PDU still unacknowledged (the queue may hold SNs
+    /// acknowledged or given up since: `transmit` drops them when it reaches them).
+    fn retx_pending(&self) -> bool {
+        self.retx.iter().any(|sn| self.txed.contains_key(sn))
     }
 
     /// VT(A): the lowest SN not yet acknowledged (VT(S) if none). A status moves it up to its

@@ -481,3 +481,92 @@ fn the_receiver_discards_a_pdu_at_or_above_vr_r_plus_512() {
     assert_eq!(rx.outside_window, 1);
     assert_eq!(delivered, vec![0]);
 }
+
+/// Sends `n` one-SDU PDUs (SN 0..n) at time zero with `extra` SDUs left behind them, and
+/// returns the transmitter (t-PollRetransmit then due at 4 ms).
+fn sent(cfg: AmConfig, n: u32, extra: u32) -> AmTransmitter {
+    let mut tx = AmTransmitter::new(cfg);
+    for sdu in 0..n + extra {
+        tx.enqueue(sdu, 100);
+    }
+    for sn in 0..n {
+        assert_eq!(
+            tx.transmit(Time::ZERO, 100 + AM_HEADER_BYTES).map(|p| p.sn),
+            Some(sn)
+        );
+    }
+    tx
+}
+
+/// The SNs the next TBs carry (each polling), until the transmitter has nothing for one.
+fn drain_sns(tx: &mut AmTransmitter, now: Time) -> Vec<u32> {
+    std::iter::from_fn(|| tx.transmit(now, 100 + AM_HEADER_BYTES))
+        .inspect(|p| assert!(p.poll))
+        .map(|p| p.sn)
+        .collect()
+}
+
+/// t-PollRetransmit expires with both buffers empty: the tree queues every unacknowledged PDU,
+/// VT(A) to VT(S) − 1 in SN order (`ExpirePollRetransmitTimer`, lte-rlc-am.cc l. 2828-2852),
+/// not the highest SN alone.
+#[test]
+fn poll_expiry_with_both_buffers_empty_queues_every_unacked_pdu_in_sn_order() {
+    let mut tx = sent(AmConfig::default(), 3, 0);
+    assert!(!tx.has_data());
+    tx.on_deadline(Time::from_micros(3_999));
+    assert_eq!(tx.state().2, 0, "not yet due");
+    let t = Time::from_millis(4);
+    tx.on_deadline(t);
+    assert_eq!(tx.state(), (0, 3, 3), "SNs 0, 1, 2 queued");
+    assert_eq!(drain_sns(&mut tx, t), [0, 1, 2]);
+    assert_eq!(tx.retransmissions, 3);
+    assert_eq!(
+        tx.next_deadline(),
+        Some(t + Time::from_millis(4)),
+        "re-armed"
+    );
+}
+
+/// t-PollRetransmit expires with the window full (VT(S) = VT(MS)) and SDUs still buffered:
+/// every unacknowledged PDU is queued too, behind the one already queued by a NACK, which is
+/// neither queued nor counted twice (with `max_retx` = 1 a second count would give it up).
+#[test]
+fn poll_expiry_with_the_window_full_queues_every_unacked_pdu_in_sn_order() {
+    let cfg = AmConfig {
+        max_retx: 1,
+        ..AmConfig::default()
+    };
+    let mut tx = sent(cfg, AM_WINDOW_SIZE, 10);
+    assert!(tx.window_full());
+    // SN 0 NACKed, nothing acknowledged: VT(A) stays on 0, the window stays full.
+    tx.on_status(&StatusPdu {
+        ack_sn: 1,
+        nacks: vec![0],
+    });
+    assert_eq!(tx.state(), (0, AM_WINDOW_SIZE, 1));
+    let t = Time::from_millis(4);
+    tx.on_deadline(t);
+    assert_eq!(tx.abandoned, 0, "SN 0 counted once");
+    assert_eq!(tx.state().2, AM_WINDOW_SIZE as usize);
+    assert_eq!(
+        drain_sns(&mut tx, t),
+        (0..AM_WINDOW_SIZE).collect::<Vec<_>>(),
+        "then no new PDU: the window is still full"
+    );
+    assert_eq!(tx.txon_sdus(), 10);
+}
+
+/// t-PollRetransmit expires with SDUs left and the window open: nothing is queued (TS 36.322
+/// §5.2.2.3; the tree only marks the next PDU to poll, l. 2822): the next TB carries new data,
+/// polls and restarts the timer.
+#[test]
+fn poll_expiry_with_data_left_queues_nothing_and_the_next_pdu_polls() {
+    let mut tx = sent(AmConfig::default(), 3, 2);
+    let t = Time::from_millis(4);
+    tx.on_deadline(t);
+    assert_eq!(tx.state(), (0, 3, 0), "no retransmission queued");
+    assert_eq!(tx.next_deadline(), None);
+    assert_eq!(drain_sns(&mut tx, t), [3, 4]);
+    assert_eq!(tx.retransmissions, 0);
+    assert_eq!(tx.next_deadline(), Some(t + Time::from_millis(4)));
+}
