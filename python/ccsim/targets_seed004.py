@@ -36,6 +36,17 @@ CACHE = Path("results") / "seed004"
 Run = dict[str, Any]
 
 
+def _save(fig, path: Path) -> Path:
+    """Lays out, writes (making the folder) and closes a figure."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def run_one(task: Any, cache: Path = CACHE) -> Run:
     """One study run's per-flow values (cached by run key)."""
     from ccsim.study_worker import build
@@ -156,11 +167,7 @@ def jfi_figure(rs: list[Run], topo: str, path: Path) -> Path:
         f"bar: mean over seeds {seeds[0]}-{seeds[-1]}; dots: each seed",
         fontsize=10,
     )
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def mean(v: list[float]) -> float:
@@ -200,11 +207,7 @@ def panel_figure(
         ax.set_title(panel_title, fontsize=10)
     if title:
         fig.suptitle(f"{title}\n({STICK_KEY})", fontsize=10)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def clustered_figure(
@@ -222,11 +225,7 @@ def clustered_figure(
     draw_clustered_candlesticks(ax, clusters, ylabel)
     ax.set_xlabel("TCP congestion control")
     fig.suptitle(f"{title}\n({STICK_KEY})", fontsize=10)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _complete(rs: list[Run], key: str, **labels: object) -> list[Any]:

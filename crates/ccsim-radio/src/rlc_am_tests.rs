@@ -347,14 +347,11 @@ fn a_lost_segment_then_whole_retransmissions_stall_the_receiver() {
     assert_eq!(ignored, 0);
 }
 
-/// ns3-mmwave's status report carries one NACK (`status_max_nacks = 1`): its ACK_SN stops at
-/// the next SN still missing, so the holes above are neither NACKed nor acknowledged.
-#[test]
-fn a_status_report_cut_to_one_nack_acknowledges_only_up_to_the_next_hole() {
-    let ms = Time::from_millis;
-    let pdu = |sn: u32| AmPdu {
+/// PDU `sn` carrying SDU `sn` whole (100 bytes).
+fn whole_pdu(sn: u32, poll: bool) -> AmPdu {
+    AmPdu {
         sn,
-        poll: true,
+        poll,
         segments: vec![SduSegment {
             sdu: sn,
             bytes: 100,
@@ -362,7 +359,14 @@ fn a_status_report_cut_to_one_nack_acknowledges_only_up_to_the_next_hole() {
             last: true,
         }],
         part: None,
-    };
+    }
+}
+
+/// ns3-mmwave's status report carries one NACK (`status_max_nacks = 1`): its ACK_SN stops at
+/// the next SN still missing, so the holes above are neither NACKed nor acknowledged.
+#[test]
+fn a_status_report_cut_to_one_nack_acknowledges_only_up_to_the_next_hole() {
+    let ms = Time::from_millis;
     for (limit, nacks, ack_sn) in [(0, vec![1, 3, 5], 8), (1, vec![1], 3), (2, vec![1, 3], 5)] {
         let cfg = AmConfig {
             status_max_nacks: limit,
@@ -370,7 +374,7 @@ fn a_status_report_cut_to_one_nack_acknowledges_only_up_to_the_next_hole() {
         };
         let mut rx = AmReceiver::new(cfg);
         for sn in [0, 2, 4, 6, 7] {
-            rx.on_pdu(ms(0), pdu(sn), |_, _, _| {});
+            rx.on_pdu(ms(0), whole_pdu(sn, true), |_, _, _| {});
         }
         // Two t-Reordering expiries (2 ms each) move VR(MS) to 3, then past every hole.
         rx.on_deadline(ms(2));
@@ -450,29 +454,22 @@ fn new_pdus_stop_at_vt_a_plus_512_and_resume_when_a_status_moves_vt_a() {
 #[test]
 fn the_receiver_discards_a_pdu_at_or_above_vr_r_plus_512() {
     let mut rx = AmReceiver::new(AmConfig::default());
-    let pdu = |sn: u32, poll: bool| AmPdu {
-        sn,
-        poll,
-        segments: vec![SduSegment {
-            sdu: sn,
-            bytes: 100,
-            sdu_bytes: 100,
-            last: true,
-        }],
-        part: None,
-    };
     let t = Time::ZERO;
     let mut delivered = Vec::new();
-    rx.on_pdu(t, pdu(AM_WINDOW_SIZE, true), |s, _, _| delivered.push(s));
+    rx.on_pdu(t, whole_pdu(AM_WINDOW_SIZE, true), |s, _, _| {
+        delivered.push(s)
+    });
     assert_eq!(rx.outside_window, 1);
     assert_eq!(rx.state(), (0, 0, 0, 0), "nothing held, VR(H) unchanged");
     assert!(rx.poll_status(t).is_some(), "the poll counts");
-    rx.on_pdu(t, pdu(AM_WINDOW_SIZE - 1, false), |s, _, _| {
+    rx.on_pdu(t, whole_pdu(AM_WINDOW_SIZE - 1, false), |s, _, _| {
         delivered.push(s)
     });
     assert_eq!(rx.state(), (0, 0, AM_WINDOW_SIZE, 1), "SN 511 held");
-    rx.on_pdu(t, pdu(0, false), |s, _, _| delivered.push(s));
-    rx.on_pdu(t, pdu(AM_WINDOW_SIZE, false), |s, _, _| delivered.push(s));
+    rx.on_pdu(t, whole_pdu(0, false), |s, _, _| delivered.push(s));
+    rx.on_pdu(t, whole_pdu(AM_WINDOW_SIZE, false), |s, _, _| {
+        delivered.push(s)
+    });
     assert_eq!(
         rx.state(),
         (1, 1, AM_WINDOW_SIZE + 1, 2),
